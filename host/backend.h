@@ -1,0 +1,69 @@
+/* The interface the pipeline drives. A backend moves memory and runs each
+ * stage's kernel body from kernels/: the CPU backend in loops, the CUDA
+ * backend as launches on a stream. Stages read device-side counts
+ * themselves, so the host never waits between stages. */
+#ifndef CC_HOST_BACKEND_H
+#define CC_HOST_BACKEND_H
+
+#include "internal.h"
+#include "kernels/pass_view.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cc_stage {
+    CC_STAGE_CLEAR_COUNTERS,
+    CC_STAGE_SHAPE_BOUNDS,
+    CC_STAGE_NXN,
+    CC_STAGE_EXPLICIT,
+    CC_STAGE_SAP_AXIS,
+    CC_STAGE_SAP_PROJECT,
+    CC_STAGE_SAP_SORT,
+    CC_STAGE_SAP_SWEEP,
+    CC_STAGE_ROUTE_GROUP,
+    CC_STAGE_NARROWPHASE,
+    CC_STAGE_FINALIZE
+} cc_stage;
+
+typedef struct cc_backend {
+    const char* name;
+    /* Checks that the device exists and makes it current. */
+    cc_status (*open_device)(int ordinal);
+    cc_status (*alloc)(size_t bytes, void** out);
+    void (*free)(void* p);
+    /* Blocking copies; the device-to-host one waits for all prior work. */
+    cc_status (*upload)(void* dst, const void* src, size_t bytes);
+    cc_status (*download)(void* dst, const void* src, size_t bytes);
+    /* Scratch bytes the SAP radix sort of n 64-bit keys needs. */
+    size_t (*sort_temp_bytes)(int n);
+    /* Enqueues one stage of a pass. */
+    cc_status (*run_stage)(cc_stage stage, const cc_pass_view* v, cc_stream stream);
+    /* Timing marks for profiling: record on the stream, then read after a wait. */
+    cc_status (*timer_create)(void** timer);
+    void (*timer_destroy)(void* timer);
+    cc_status (*timer_record)(void* timer, cc_stream stream);
+    cc_status (*timer_elapsed_ms)(void* start, void* end, double* ms);
+    cc_status (*synchronize)(cc_stream stream);
+} cc_backend;
+
+const cc_backend* cc_backend_cpu(void);
+/* NULL when the library was built without CUDA. */
+const cc_backend* cc_backend_cuda(void);
+
+/* Name and peak memory bandwidth of CUDA device `ordinal`. */
+cc_status cc_cuda_describe(int ordinal, char* name, size_t name_size, double* peak_gbps);
+
+/* Backend for a device, or an error naming what is missing. */
+cc_status cc_backend_for(cc_device device, const cc_backend** out);
+
+/* Allocation made by the library through a backend (host or device). Every
+ * allocation the pipeline makes goes through here, so that tests can check
+ * that cc_collide allocates nothing. */
+cc_status cc_device_alloc(const cc_backend* be, size_t bytes, void** out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

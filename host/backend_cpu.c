@@ -1,0 +1,151 @@
+/* The CPU backend: each stage is its kernel body from kernels/ in a loop on
+ * the calling thread, so the CPU runs exactly the GPU's algorithms. */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#include <string.h>
+#include <time.h>
+
+#include "backend.h"
+#include "kernels/narrowphase.h"
+#include "kernels/route_group.h"
+#include "kernels/shape_bounds.h"
+#include "radix_sort.h"
+
+static cc_status cpu_open_device(int ordinal)
+{
+    (void)ordinal;
+    return CC_OK;
+}
+
+static cc_status cpu_alloc(size_t bytes, void** out)
+{
+    *out = cc_host_calloc(1, bytes);
+    return *out ? CC_OK : cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory allocating %zu bytes", bytes);
+}
+
+static cc_status cpu_copy(void* dst, const void* src, size_t bytes)
+{
+    if (bytes) memcpy(dst, src, bytes);
+    return CC_OK;
+}
+
+static size_t cpu_sort_temp_bytes(int n) { return cc_radix_sort_temp_bytes(n); }
+
+static void cpu_sap_axis(const cc_pass_view* v)
+{
+    cc_moments m = cc_sap_moments_partial(0, 1, v->model.shape_count, v->aabb);
+    *v->sap.axis = cc_sap_axis_from_moments(m);
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The narrow phase one route group at a time (the groups are contiguous
+ * after route grouping), timing each. */
+static void cpu_narrowphase_timed(const cc_pass_view* v)
+{
+    cc_pass_counters* c = v->counters;
+    int start = 0;
+    for (int r = 0; r < CC_ROUTE_COUNT; ++r) {
+        int end = cc_min_i32(start + c->route_count[r], v->pairs.capacity);
+        double t0 = now_seconds();
+        for (int i = start; i < end; ++i)
+            cc_narrowphase_thread(i, &v->model, v->grouped_pairs, v->shape_pose, v->body_pose,
+                                  v->contacts, &c->contact_count);
+        v->route_seconds[r] = now_seconds() - t0;
+        start = end;
+    }
+}
+
+static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream stream)
+{
+    (void)stream;
+    const cc_model_view* m = &v->model;
+    cc_pass_counters* c = v->counters;
+    int pairs = cc_min_i32(c->pair_count, v->pairs.capacity);
+    switch (stage) {
+    case CC_STAGE_CLEAR_COUNTERS:
+        memset(c, 0, sizeof *c);
+        break;
+    case CC_STAGE_SHAPE_BOUNDS:
+        for (int i = 0; i < m->shape_count; ++i)
+            cc_shape_bounds_thread(i, m, v->body_pose, v->shape_pose, v->aabb);
+        break;
+    case CC_STAGE_NXN:
+        for (int64_t t = 0; t < v->nxn.total_pairs; ++t) cc_nxn_thread(t, &v->nxn, m, v->aabb, v->pairs);
+        break;
+    case CC_STAGE_EXPLICIT:
+        for (int64_t t = 0; t < v->explicit_pairs.total_tests; ++t)
+            cc_explicit_thread(t, &v->explicit_pairs, m, v->aabb, v->pairs);
+        break;
+    case CC_STAGE_SAP_AXIS:
+        cpu_sap_axis(v);
+        break;
+    case CC_STAGE_SAP_PROJECT:
+        for (int e = 0; e < v->sap.entry_count; ++e) cc_sap_project_thread(e, &v->sap, v->aabb);
+        break;
+    case CC_STAGE_SAP_SORT:
+        cc_radix_sort_pairs_u64(v->sap.unsorted_keys, v->sap.keys, v->sap.unsorted_values,
+                                v->sap.values, v->sap.entry_count, 64, v->sort_temp);
+        break;
+    case CC_STAGE_SAP_SWEEP:
+        for (int i = 0; i < v->sap.entry_count; ++i) cc_sap_sweep_thread(i, &v->sap, m, v->aabb, v->pairs);
+        break;
+    case CC_STAGE_ROUTE_GROUP:
+        for (int i = 0; i < pairs; ++i) cc_route_histogram_thread(i, m, v->pairs.pairs, c);
+        cc_route_scan(c);
+        for (int i = 0; i < pairs; ++i) cc_route_scatter_thread(i, m, v->pairs.pairs, v->grouped_pairs, c);
+        break;
+    case CC_STAGE_NARROWPHASE:
+        if (v->route_seconds) {
+            cpu_narrowphase_timed(v);
+            break;
+        }
+        for (int i = 0; i < pairs; ++i)
+            cc_narrowphase_thread(i, m, v->grouped_pairs, v->shape_pose, v->body_pose, v->contacts,
+                                  &c->contact_count);
+        break;
+    case CC_STAGE_FINALIZE:
+        cc_pass_finalize(c, v->contacts);
+        break;
+    }
+    return CC_OK;
+}
+
+static cc_status cpu_timer_create(void** timer)
+{
+    *timer = cc_host_calloc(1, sizeof(struct timespec));
+    return *timer ? CC_OK : cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory");
+}
+
+static cc_status cpu_timer_record(void* timer, cc_stream stream)
+{
+    (void)stream;
+    clock_gettime(CLOCK_MONOTONIC, (struct timespec*)timer);
+    return CC_OK;
+}
+
+static cc_status cpu_timer_elapsed(void* start, void* end, double* ms)
+{
+    const struct timespec* a = (const struct timespec*)start;
+    const struct timespec* b = (const struct timespec*)end;
+    *ms = (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) * 1e-6;
+    return CC_OK;
+}
+
+static cc_status cpu_synchronize(cc_stream stream)
+{
+    (void)stream;
+    return CC_OK;
+}
+
+static const cc_backend cpu_backend = {
+    "cpu",           cpu_open_device, cpu_alloc,        cc_host_free,     cpu_copy,
+    cpu_copy,        cpu_sort_temp_bytes, cpu_run_stage, cpu_timer_create, cc_host_free,
+    cpu_timer_record, cpu_timer_elapsed, cpu_synchronize,
+};
+
+const cc_backend* cc_backend_cpu(void) { return &cpu_backend; }

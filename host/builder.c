@@ -1,0 +1,376 @@
+/* The model builder: bodies, shapes, worlds and filter pairs, validated at
+ * the boundary so that a rejected call changes nothing. */
+#include <math.h>
+#include <string.h>
+
+#include "builder_internal.h"
+
+#define CC_DEF_COOKIE 0x63635f64 /* marks defs made by their cc_default_* function */
+
+cc_builder_def cc_default_builder_def(void)
+{
+    cc_builder_def d;
+    d.rigid_gap = 0.1f;
+    d.cookie = CC_DEF_COOKIE;
+    return d;
+}
+
+static cc_transform identity_transform(void)
+{
+    cc_transform t = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    return t;
+}
+
+cc_body_def cc_default_body_def(void)
+{
+    cc_body_def d;
+    d.pose = identity_transform();
+    d.is_static = 0;
+    d.parent = -1;
+    d.world = CC_WORLD_CURRENT;
+    d.cookie = CC_DEF_COOKIE;
+    return d;
+}
+
+cc_shape_def cc_default_shape_def(void)
+{
+    cc_shape_def d;
+    d.local = identity_transform();
+    d.margin = 0.0f;
+    d.gap = CC_GAP_FROM_BUILDER;
+    d.collision_group = 1;
+    d.collision_filter_parent = 1;
+    d.has_shape_collision = 1;
+    d.world = CC_WORLD_CURRENT;
+    d.cookie = CC_DEF_COOKIE;
+    return d;
+}
+
+cc_status cc_builder_create(const cc_builder_def* def, cc_builder** out)
+{
+    if (!out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_create: out is NULL; pass the address of a cc_builder* to receive the builder");
+    cc_builder_def d = def ? *def : cc_default_builder_def();
+    if (d.cookie != CC_DEF_COOKIE)
+        return cc_fail(CC_ERR_UNINITIALIZED_DEF, "cc_builder_create: the def was not made by cc_default_builder_def(); start from it and change fields");
+    if (!isfinite(d.rigid_gap))
+        return cc_fail(CC_ERR_NOT_FINITE, "cc_builder_create: rigid_gap is not finite; give a distance in metres");
+    if (d.rigid_gap < 0.0f)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_create: rigid_gap %g is negative; use 0 or a positive distance", (double)d.rigid_gap);
+    cc_builder* b = (cc_builder*)cc_host_calloc(1, sizeof *b);
+    if (!b) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_create: out of host memory");
+    b->rigid_gap = d.rigid_gap;
+    b->open_world = -1;
+    *out = b;
+    return cc_ok();
+}
+
+void cc_builder_destroy(cc_builder* b)
+{
+    if (!b) return;
+    cc_host_free(b->bodies);
+    cc_host_free(b->shapes);
+    cc_host_free(b->filters);
+    cc_host_free(b->blocks);
+    cc_host_free(b);
+}
+
+int cc_builder_body_count(const cc_builder* b) { return b ? b->body_count : 0; }
+int cc_builder_shape_count(const cc_builder* b) { return b ? b->shape_count : 0; }
+int cc_builder_world_count(const cc_builder* b) { return b ? b->world_count : 0; }
+
+/* Resolves a def's world field into -1 .. world_count-1. */
+static cc_status resolve_world(const cc_builder* b, int requested, const char* what, int* out)
+{
+    if (requested == CC_WORLD_CURRENT) {
+        *out = b->open_world;
+        return CC_OK;
+    }
+    if (requested < -1 || requested >= b->world_count)
+        return cc_fail(CC_ERR_WORLD_OUT_OF_RANGE,
+                       "%s: world %d is out of range; use -1 (global), CC_WORLD_CURRENT or a world "
+                       "created by begin_world/add_world/replicate (0..%d)",
+                       what, requested, b->world_count - 1);
+    *out = requested;
+    return CC_OK;
+}
+
+/* Unit quaternion of a user pose; rejects near-zero quaternions. */
+static cc_status normalize_pose(cc_transform* t, const char* what)
+{
+    if (!cc_is_finite_transform(*t))
+        return cc_fail(CC_ERR_NOT_FINITE, "%s: the pose holds NaN or infinity; give finite position and quaternion", what);
+    cc_quat q = t->q;
+    float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    if (!(n > 1.0e-6f))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: the pose quaternion has zero length; use (0,0,0,1) for no rotation", what);
+    t->q.x = q.x / n;
+    t->q.y = q.y / n;
+    t->q.z = q.z / n;
+    t->q.w = q.w / n;
+    return CC_OK;
+}
+
+cc_status cc_builder_add_body(cc_builder* b, const cc_body_def* def, int* out_body)
+{
+    static const char* what = "cc_builder_add_body";
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    cc_body_def d = def ? *def : cc_default_body_def();
+    if (d.cookie != CC_DEF_COOKIE)
+        return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_body_def(); start from it and change fields", what);
+    cc_status s = normalize_pose(&d.pose, what);
+    if (s != CC_OK) return s;
+    if (d.parent < -1 || d.parent >= b->body_count)
+        return cc_fail(CC_ERR_INVALID_BODY, "%s: parent body %d does not exist (the builder holds %d bodies); use -1 for none", what, d.parent, b->body_count);
+    int world = -1;
+    s = resolve_world(b, d.world, what, &world);
+    if (s != CC_OK) return s;
+    if (!cc_reserve((void**)&b->bodies, &b->body_capacity, b->body_count + 1, sizeof *b->bodies))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    cc_body_record* r = &b->bodies[b->body_count];
+    r->pose = d.pose;
+    r->is_static = d.is_static != 0;
+    r->parent = d.parent;
+    r->world = world;
+    if (out_body) *out_body = b->body_count;
+    b->body_count++;
+    return cc_ok();
+}
+
+static cc_status validate_size(cc_shape_type type, cc_vec3 size, const char* what)
+{
+    if (!cc_is_finite_vec3(size))
+        return cc_fail(CC_ERR_NOT_FINITE, "%s: the %s size holds NaN or infinity; give finite dimensions in metres", what, cc_shape_type_name(type));
+    switch (type) {
+    case CC_SHAPE_PLANE:
+        if (size.x < 0.0f || size.y < 0.0f || ((size.x == 0.0f) != (size.y == 0.0f)))
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: plane half extents (%g, %g) are invalid; give both > 0 for a finite plane or both 0 for an infinite one", what, (double)size.x, (double)size.y);
+        return CC_OK;
+    case CC_SHAPE_SPHERE:
+        if (!(size.x > 0.0f))
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: sphere radius %g must be > 0", what, (double)size.x);
+        return CC_OK;
+    case CC_SHAPE_CAPSULE:
+        if (!(size.x > 0.0f) || size.y < 0.0f)
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: capsule radius %g must be > 0 and half height %g must be >= 0", what, (double)size.x, (double)size.y);
+        return CC_OK;
+    case CC_SHAPE_BOX:
+        if (!(size.x > 0.0f && size.y > 0.0f && size.z > 0.0f))
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: box half extents (%g, %g, %g) must all be > 0", what, (double)size.x, (double)size.y, (double)size.z);
+        return CC_OK;
+    default:
+        return CC_OK;
+    }
+}
+
+/* Appends a validated record; used by the public call and by world copies. */
+static cc_status push_shape(cc_builder* b, const cc_shape_record* r, int* out_shape)
+{
+    if (!cc_reserve((void**)&b->shapes, &b->shape_capacity, b->shape_count + 1, sizeof *b->shapes))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_add_shape: out of host memory");
+    b->shapes[b->shape_count] = *r;
+    if (out_shape) *out_shape = b->shape_count;
+    b->shape_count++;
+    return CC_OK;
+}
+
+cc_status cc_builder_add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 size,
+                               const cc_shape_def* def, int* out_shape)
+{
+    static const char* what = "cc_builder_add_shape";
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    cc_shape_def d = def ? *def : cc_default_shape_def();
+    if (d.cookie != CC_DEF_COOKIE)
+        return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_shape_def(); start from it and change fields", what);
+    if ((int)type < 0 || type >= CC_SHAPE_TYPE_COUNT)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: shape type %d is not a cc_shape_type value", what, (int)type);
+    if (type != CC_SHAPE_PLANE && type != CC_SHAPE_SPHERE && type != CC_SHAPE_CAPSULE && type != CC_SHAPE_BOX)
+        return cc_fail(CC_ERR_UNSUPPORTED, "%s: %s shapes are not supported by this build yet; use plane, sphere, capsule or box", what, cc_shape_type_name(type));
+    if (body < -1 || body >= b->body_count)
+        return cc_fail(CC_ERR_INVALID_BODY, "%s: body %d does not exist (the builder holds %d bodies); use -1 (CC_BODY_WORLD) for the world frame", what, body, b->body_count);
+    cc_status s = validate_size(type, size, what);
+    if (s != CC_OK) return s;
+    s = normalize_pose(&d.local, what);
+    if (s != CC_OK) return s;
+    if (!isfinite(d.margin) || !isfinite(d.gap))
+        return cc_fail(CC_ERR_NOT_FINITE, "%s: margin or gap is not finite", what);
+    if (d.margin < 0.0f)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %g is negative; use 0 or a positive offset in metres", what, (double)d.margin);
+    if (d.gap < 0.0f && d.gap != CC_GAP_FROM_BUILDER)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: gap %g is negative; use 0, a positive distance or CC_GAP_FROM_BUILDER", what, (double)d.gap);
+    int world = -1;
+    if (body >= 0) {
+        world = b->bodies[body].world;
+        if (d.world != CC_WORLD_CURRENT && d.world != world)
+            return cc_fail(CC_ERR_WORLD_OUT_OF_RANGE, "%s: world %d differs from world %d of body %d; shapes on a body live in the body's world (leave world at CC_WORLD_CURRENT)", what, d.world, world, body);
+    } else {
+        s = resolve_world(b, d.world, what, &world);
+        if (s != CC_OK) return s;
+    }
+    cc_shape_record r;
+    r.type = type;
+    r.body = body;
+    r.world = world;
+    r.local = d.local;
+    r.size = size;
+    r.margin = d.margin;
+    r.gap = d.gap == CC_GAP_FROM_BUILDER ? b->rigid_gap : d.gap;
+    r.group = d.collision_group;
+    r.filter_parent = d.collision_filter_parent != 0;
+    r.has_shape_collision = d.has_shape_collision != 0;
+    s = push_shape(b, &r, out_shape);
+    return s == CC_OK ? cc_ok() : s;
+}
+
+cc_status cc_builder_add_plane(cc_builder* b, int body, float half_x, float half_y,
+                               const cc_shape_def* def, int* out_shape)
+{
+    cc_vec3 size = {half_x, half_y, 0.0f};
+    return cc_builder_add_shape(b, body, CC_SHAPE_PLANE, size, def, out_shape);
+}
+
+cc_status cc_builder_add_sphere(cc_builder* b, int body, float radius, const cc_shape_def* def,
+                                int* out_shape)
+{
+    cc_vec3 size = {radius, 0.0f, 0.0f};
+    return cc_builder_add_shape(b, body, CC_SHAPE_SPHERE, size, def, out_shape);
+}
+
+cc_status cc_builder_add_capsule(cc_builder* b, int body, float radius, float half_height,
+                                 const cc_shape_def* def, int* out_shape)
+{
+    cc_vec3 size = {radius, half_height, 0.0f};
+    return cc_builder_add_shape(b, body, CC_SHAPE_CAPSULE, size, def, out_shape);
+}
+
+cc_status cc_builder_add_box(cc_builder* b, int body, cc_vec3 half_extents,
+                             const cc_shape_def* def, int* out_shape)
+{
+    return cc_builder_add_shape(b, body, CC_SHAPE_BOX, half_extents, def, out_shape);
+}
+
+static int block_of_shape(const cc_builder* b, int shape)
+{
+    for (int k = 0; k < b->block_count; ++k) {
+        const cc_replica_block* blk = &b->blocks[k];
+        if (shape >= blk->first_shape && shape < blk->first_shape + blk->shape_stride * blk->copies)
+            return k;
+    }
+    return -1;
+}
+
+static cc_status push_filter(cc_builder* b, int a, int c)
+{
+    if (!cc_reserve((void**)&b->filters, &b->filter_capacity, b->filter_count + 1, sizeof *b->filters))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_add_filter_pair: out of host memory");
+    b->filters[b->filter_count].a = a < c ? a : c;
+    b->filters[b->filter_count].b = a < c ? c : a;
+    b->filter_count++;
+    return CC_OK;
+}
+
+cc_status cc_builder_add_filter_pair(cc_builder* b, int shape_a, int shape_b)
+{
+    static const char* what = "cc_builder_add_filter_pair";
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    if (shape_a < 0 || shape_a >= b->shape_count || shape_b < 0 || shape_b >= b->shape_count)
+        return cc_fail(CC_ERR_INVALID_SHAPE, "%s: shapes (%d, %d) are not both in 0..%d", what, shape_a, shape_b, b->shape_count - 1);
+    if (shape_a == shape_b)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a shape never collides with itself; give two different shapes", what);
+    cc_status s = push_filter(b, shape_a, shape_b);
+    if (s != CC_OK) return s;
+    /* A pair added to one copy makes that copy differ from its template. */
+    int ka = block_of_shape(b, shape_a), kb = block_of_shape(b, shape_b);
+    if (ka >= 0) b->blocks[ka].irregular = 1;
+    if (kb >= 0) b->blocks[kb].irregular = 1;
+    return cc_ok();
+}
+
+cc_status cc_builder_begin_world(cc_builder* b, int* out_world)
+{
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_begin_world: builder is NULL");
+    if (b->open_world >= 0)
+        return cc_fail(CC_ERR_INVALID_STATE, "cc_builder_begin_world: world %d is still open; call cc_builder_end_world first", b->open_world);
+    b->open_world = b->world_count++;
+    if (out_world) *out_world = b->open_world;
+    return cc_ok();
+}
+
+cc_status cc_builder_end_world(cc_builder* b)
+{
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_end_world: builder is NULL");
+    if (b->open_world < 0)
+        return cc_fail(CC_ERR_INVALID_STATE, "cc_builder_end_world: no world is open; call cc_builder_begin_world first");
+    b->open_world = -1;
+    return cc_ok();
+}
+
+/* Appends one copy of templ as world `world`; rolls back on failure. */
+static cc_status append_copy(cc_builder* b, const cc_builder* t, int world)
+{
+    int body0 = b->body_count, shape0 = b->shape_count, filter0 = b->filter_count;
+    if (!cc_reserve((void**)&b->bodies, &b->body_capacity, body0 + t->body_count, sizeof *b->bodies) ||
+        !cc_reserve((void**)&b->shapes, &b->shape_capacity, shape0 + t->shape_count, sizeof *b->shapes) ||
+        !cc_reserve((void**)&b->filters, &b->filter_capacity, filter0 + t->filter_count, sizeof *b->filters))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory while copying a world");
+    for (int i = 0; i < t->body_count; ++i) {
+        cc_body_record r = t->bodies[i];
+        r.world = world;
+        if (r.parent >= 0) r.parent += body0;
+        b->bodies[body0 + i] = r;
+    }
+    for (int i = 0; i < t->shape_count; ++i) {
+        cc_shape_record r = t->shapes[i];
+        r.world = world;
+        if (r.body >= 0) r.body += body0;
+        b->shapes[shape0 + i] = r;
+    }
+    for (int i = 0; i < t->filter_count; ++i) {
+        b->filters[filter0 + i].a = t->filters[i].a + shape0;
+        b->filters[filter0 + i].b = t->filters[i].b + shape0;
+    }
+    b->body_count += t->body_count;
+    b->shape_count += t->shape_count;
+    b->filter_count += t->filter_count;
+    return CC_OK;
+}
+
+cc_status cc_builder_replicate(cc_builder* b, const cc_builder* templ, int copies, int* out_first_world)
+{
+    static const char* what = "cc_builder_replicate";
+    if (!b || !templ) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder or template is NULL", what);
+    if (b == templ) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a builder cannot be its own template; build the environment in a separate builder", what);
+    if (copies < 1) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: copies is %d; give at least 1", what, copies);
+    if (b->open_world >= 0)
+        return cc_fail(CC_ERR_INVALID_STATE, "%s: world %d is open; call cc_builder_end_world first", what, b->open_world);
+    if ((int64_t)templ->shape_count * copies + b->shape_count > INT32_MAX / 2 ||
+        (int64_t)templ->body_count * copies + b->body_count > INT32_MAX / 2)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: %d copies of %d shapes exceed the index range", what, copies, templ->shape_count);
+    if (!cc_reserve((void**)&b->blocks, &b->block_capacity, b->block_count + 1, sizeof *b->blocks))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    int body0 = b->body_count, shape0 = b->shape_count, filter0 = b->filter_count, world0 = b->world_count;
+    for (int c = 0; c < copies; ++c) {
+        cc_status s = append_copy(b, templ, world0 + c);
+        if (s != CC_OK) {
+            b->body_count = body0;
+            b->shape_count = shape0;
+            b->filter_count = filter0;
+            return s;
+        }
+    }
+    b->world_count += copies;
+    cc_replica_block* blk = &b->blocks[b->block_count++];
+    blk->first_shape = shape0;
+    blk->shape_stride = templ->shape_count;
+    blk->first_body = body0;
+    blk->body_stride = templ->body_count;
+    blk->first_world = world0;
+    blk->copies = copies;
+    blk->irregular = 0;
+    if (out_first_world) *out_first_world = world0;
+    return cc_ok();
+}
+
+cc_status cc_builder_add_world(cc_builder* b, const cc_builder* templ, int* out_world)
+{
+    return cc_builder_replicate(b, templ, 1, out_world);
+}

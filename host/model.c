@@ -1,0 +1,271 @@
+/* Finalize: the builder's records become the SoA model of
+ * kernels/model_view.h, laid out in one block, mirrored on the host and
+ * uploaded to the device. Also the state (body poses and velocities). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+
+/* Aligns every column to 16 bytes inside the block. */
+static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
+
+/* Byte size of the model block and the offset of each column. */
+static size_t layout(cc_model_view* v, char* base)
+{
+    size_t off = 0;
+#define CC_PLACE_SHAPE(type, name, comment)                      \
+    v->name = base ? (type*)(base + off) : NULL;                 \
+    off += align16(sizeof(type) * (size_t)v->shape_count);
+#define CC_PLACE_BODY(type, name, comment)                       \
+    v->name = base ? (type*)(base + off) : NULL;                 \
+    off += align16(sizeof(type) * (size_t)v->body_count);
+    CC_SHAPE_COLUMNS(CC_PLACE_SHAPE)
+    CC_BODY_COLUMNS(CC_PLACE_BODY)
+#undef CC_PLACE_SHAPE
+#undef CC_PLACE_BODY
+    v->filter_pairs = base ? (uint64_t*)(base + off) : NULL;
+    off += align16(sizeof(uint64_t) * (size_t)v->filter_pair_count);
+    return off;
+}
+
+static int compare_u64(const void* a, const void* b)
+{
+    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return x < y ? -1 : (x > y);
+}
+
+/* Marks blocks whose copies no longer match: a shape or body added to one
+ * of their worlds from outside the block. */
+static void mark_irregular_blocks(const cc_builder* b, cc_replica_block* blocks, int count)
+{
+    for (int k = 0; k < count; ++k) {
+        cc_replica_block* blk = &blocks[k];
+        int end_shape = blk->first_shape + blk->shape_stride * blk->copies;
+        int end_world = blk->first_world + blk->copies;
+        for (int s = 0; s < b->shape_count && !blk->irregular; ++s) {
+            if (s >= blk->first_shape && s < end_shape) continue;
+            int w = b->shapes[s].world;
+            if (w >= blk->first_world && w < end_world) blk->irregular = 1;
+        }
+    }
+}
+
+static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys)
+{
+    for (int i = 0; i < b->body_count; ++i) {
+        const cc_body_record* r = &b->bodies[i];
+        v->body_world[i] = r->world;
+        v->body_parent[i] = r->parent;
+        v->body_static[i] = r->is_static;
+    }
+    for (int i = 0; i < b->shape_count; ++i) {
+        const cc_shape_record* r = &b->shapes[i];
+        unsigned flags = 0;
+        if (r->has_shape_collision && r->group != 0) flags |= CC_SHAPE_FLAG_COLLIDES;
+        if (r->body < 0 || b->bodies[r->body].is_static) flags |= CC_SHAPE_FLAG_STATIC;
+        if (r->filter_parent) flags |= CC_SHAPE_FLAG_FILTER_PARENT;
+        v->shape_type[i] = r->type;
+        v->shape_body[i] = r->body;
+        v->shape_world[i] = r->world;
+        v->shape_group[i] = r->group;
+        v->shape_flags[i] = flags;
+        v->shape_local[i] = r->local;
+        v->shape_size[i] = r->size;
+        v->shape_margin[i] = r->margin;
+        v->shape_gap[i] = r->gap;
+        v->shape_radius[i] = (r->type == CC_SHAPE_SPHERE || r->type == CC_SHAPE_CAPSULE) ? r->size.x : 0.0f;
+    }
+    for (int i = 0; i < v->filter_pair_count; ++i) {
+        v->filter_pairs[i] = filter_keys[i];
+        v->shape_flags[filter_keys[i] >> 32] |= CC_SHAPE_FLAG_HAS_FILTERS;
+        v->shape_flags[filter_keys[i] & 0xffffffffu] |= CC_SHAPE_FLAG_HAS_FILTERS;
+    }
+}
+
+/* Sorted, duplicate-free filter keys. Returns the count, or -1 on no memory. */
+static int sorted_filter_keys(const cc_builder* b, uint64_t** out)
+{
+    uint64_t* keys = (uint64_t*)cc_host_alloc(sizeof(uint64_t) * (size_t)(b->filter_count + 1));
+    if (!keys) return -1;
+    for (int i = 0; i < b->filter_count; ++i) keys[i] = cc_filter_pair_key(b->filters[i].a, b->filters[i].b);
+    qsort(keys, (size_t)b->filter_count, sizeof *keys, compare_u64);
+    int n = 0;
+    for (int i = 0; i < b->filter_count; ++i)
+        if (n == 0 || keys[n - 1] != keys[i]) keys[n++] = keys[i];
+    *out = keys;
+    return n;
+}
+
+cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** out)
+{
+    static const char* what = "cc_builder_finalize";
+    if (!b || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder or out is NULL", what);
+    if (b->open_world >= 0)
+        return cc_fail(CC_ERR_INVALID_STATE, "%s: world %d is still open; call cc_builder_end_world first", what, b->open_world);
+    const cc_backend* be;
+    cc_status s = cc_backend_for(device, &be);
+    if (s != CC_OK) return s;
+
+    cc_model* m = (cc_model*)cc_host_calloc(1, sizeof *m);
+    uint64_t* keys = NULL;
+    if (!m) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    m->device = device;
+    m->backend = be;
+    int filter_count = sorted_filter_keys(b, &keys);
+    if (filter_count < 0) goto no_memory;
+    cc_model_view* hv = &m->host_view;
+    hv->shape_count = b->shape_count;
+    hv->body_count = b->body_count;
+    hv->world_count = b->world_count;
+    hv->filter_pair_count = filter_count;
+    m->block_bytes = layout(hv, NULL);
+    m->host_block = cc_host_calloc(1, m->block_bytes);
+    m->initial_pose = (cc_transform*)cc_host_alloc(sizeof(cc_transform) * (size_t)(b->body_count + 1));
+    m->blocks = (cc_replica_block*)cc_host_alloc(sizeof(cc_replica_block) * (size_t)(b->block_count + 1));
+    if (!m->host_block || !m->initial_pose || !m->blocks) goto no_memory;
+    layout(hv, (char*)m->host_block);
+    fill_host_view(b, hv, keys);
+    cc_host_free(keys);
+    keys = NULL;
+    for (int i = 0; i < b->body_count; ++i) m->initial_pose[i] = b->bodies[i].pose;
+    if (b->block_count) memcpy(m->blocks, b->blocks, sizeof(cc_replica_block) * (size_t)b->block_count);
+    m->block_count = b->block_count;
+    mark_irregular_blocks(b, m->blocks, m->block_count);
+
+    s = cc_device_alloc(be, m->block_bytes, &m->device_block);
+    if (s != CC_OK) goto fail;
+    s = be->upload(m->device_block, m->host_block, m->block_bytes);
+    if (s != CC_OK) goto fail;
+    m->view = *hv;
+    layout(&m->view, (char*)m->device_block);
+    *out = m;
+    return cc_ok();
+no_memory:
+    s = cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+fail:
+    cc_host_free(keys);
+    cc_model_destroy(m);
+    return s;
+}
+
+void cc_model_destroy(cc_model* m)
+{
+    if (!m) return;
+    if (m->device_block) m->backend->free(m->device_block);
+    cc_host_free(m->host_block);
+    cc_host_free(m->initial_pose);
+    cc_host_free(m->blocks);
+    cc_host_free(m);
+}
+
+int cc_model_body_count(const cc_model* m) { return m ? m->host_view.body_count : 0; }
+int cc_model_shape_count(const cc_model* m) { return m ? m->host_view.shape_count : 0; }
+int cc_model_world_count(const cc_model* m) { return m ? m->host_view.world_count : 0; }
+cc_device cc_model_device(const cc_model* m) { return m ? m->device : cc_device_cpu(); }
+size_t cc_model_device_bytes(const cc_model* m) { return m ? m->block_bytes : 0; }
+
+cc_status cc_state_create(const cc_model* m, cc_state** out)
+{
+    if (!m || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_state_create: model or out is NULL");
+    int n = m->host_view.body_count;
+    size_t pose_bytes = align16(sizeof(cc_transform) * (size_t)n);
+    size_t vel_bytes = align16(sizeof(cc_vec3) * (size_t)n);
+    cc_state* s = (cc_state*)cc_host_calloc(1, sizeof *s);
+    if (!s) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_state_create: out of host memory");
+    s->model = m;
+    const cc_backend* be = m->backend;
+    size_t total = pose_bytes + 2 * vel_bytes;
+    cc_status st = cc_device_alloc(be, total, &s->device_block);
+    if (st != CC_OK) {
+        cc_host_free(s);
+        return st;
+    }
+    char* base = (char*)s->device_block;
+    s->body_pose = (cc_transform*)base;
+    s->body_linear = (cc_vec3*)(base + pose_bytes);
+    s->body_angular = (cc_vec3*)(base + pose_bytes + vel_bytes);
+    /* Poses from the builder, velocities zero. */
+    char* staging = (char*)cc_host_calloc(1, total);
+    if (!staging) {
+        cc_state_destroy(s);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_state_create: out of host memory");
+    }
+    if (n) memcpy(staging, m->initial_pose, sizeof(cc_transform) * (size_t)n);
+    st = be->upload(s->device_block, staging, total);
+    cc_host_free(staging);
+    if (st != CC_OK) {
+        cc_state_destroy(s);
+        return st;
+    }
+    *out = s;
+    return cc_ok();
+}
+
+void cc_state_destroy(cc_state* s)
+{
+    if (!s) return;
+    if (s->device_block) s->model->backend->free(s->device_block);
+    cc_host_free(s);
+}
+
+static cc_status check_range(const cc_state* s, int first, int count, const void* data, const char* what)
+{
+    if (!s || (!data && count > 0)) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: state or data is NULL", what);
+    int n = s->model->host_view.body_count;
+    if (first < 0 || count < 0 || first > n - count)
+        return cc_fail(CC_ERR_INVALID_BODY, "%s: bodies [%d, %d) are outside 0..%d", what, first, first + count, n);
+    return CC_OK;
+}
+
+cc_status cc_state_set_body_poses(cc_state* s, int first, int count, const cc_transform* poses)
+{
+    static const char* what = "cc_state_set_body_poses";
+    cc_status st = check_range(s, first, count, poses, what);
+    if (st != CC_OK) return st;
+    for (int i = 0; i < count; ++i)
+        if (!cc_is_finite_transform(poses[i]))
+            return cc_fail(CC_ERR_NOT_FINITE, "%s: pose of body %d holds NaN or infinity; nothing was changed", what, first + i);
+    st = s->model->backend->upload(s->body_pose + first, poses, sizeof(cc_transform) * (size_t)count);
+    return st == CC_OK ? cc_ok() : st;
+}
+
+cc_status cc_state_get_body_poses(const cc_state* s, int first, int count, cc_transform* poses)
+{
+    cc_status st = check_range(s, first, count, poses, "cc_state_get_body_poses");
+    if (st != CC_OK) return st;
+    st = s->model->backend->download(poses, s->body_pose + first, sizeof(cc_transform) * (size_t)count);
+    return st == CC_OK ? cc_ok() : st;
+}
+
+cc_status cc_state_set_body_velocities(cc_state* s, int first, int count, const cc_vec3* linear,
+                                       const cc_vec3* angular)
+{
+    static const char* what = "cc_state_set_body_velocities";
+    cc_status st = check_range(s, first, count, linear, what);
+    if (st == CC_OK) st = check_range(s, first, count, angular, what);
+    if (st != CC_OK) return st;
+    for (int i = 0; i < count; ++i)
+        if (!cc_is_finite_vec3(linear[i]) || !cc_is_finite_vec3(angular[i]))
+            return cc_fail(CC_ERR_NOT_FINITE, "%s: velocity of body %d holds NaN or infinity; nothing was changed", what, first + i);
+    const cc_backend* be = s->model->backend;
+    size_t bytes = sizeof(cc_vec3) * (size_t)count;
+    st = be->upload(s->body_linear + first, linear, bytes);
+    if (st == CC_OK) st = be->upload(s->body_angular + first, angular, bytes);
+    return st == CC_OK ? cc_ok() : st;
+}
+
+cc_status cc_state_get_body_velocities(const cc_state* s, int first, int count, cc_vec3* linear,
+                                       cc_vec3* angular)
+{
+    static const char* what = "cc_state_get_body_velocities";
+    cc_status st = check_range(s, first, count, linear, what);
+    if (st == CC_OK) st = check_range(s, first, count, angular, what);
+    if (st != CC_OK) return st;
+    const cc_backend* be = s->model->backend;
+    size_t bytes = sizeof(cc_vec3) * (size_t)count;
+    st = be->download(linear, s->body_linear + first, bytes);
+    if (st == CC_OK) st = be->download(angular, s->body_angular + first, bytes);
+    return st == CC_OK ? cc_ok() : st;
+}
+
+cc_transform* cc_state_body_poses_device(cc_state* s) { return s ? s->body_pose : NULL; }

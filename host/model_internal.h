@@ -1,0 +1,29 @@
+/* The finalized model and state, shared by the host sources. */
+#ifndef CC_HOST_MODEL_INTERNAL_H
+#define CC_HOST_MODEL_INTERNAL_H
+
+#include "backend.h"
+#include "builder_internal.h"
+
+struct cc_model {
+    cc_device device;
+    const cc_backend* backend;
+    cc_model_view view;      /* device pointers */
+    cc_model_view host_view; /* the same arrays on the host, for pipeline set-up */
+    void* device_block;
+    void* host_block;
+    size_t block_bytes;
+    cc_transform* initial_pose; /* (nbody) host */
+    cc_replica_block* blocks;   /* replication layout, irregular ones marked */
+    int block_count;
+};
+
+struct cc_state {
+    const cc_model* model;
+    cc_transform* body_pose;    /* device */
+    cc_vec3* body_linear;       /* device */
+    cc_vec3* body_angular;      /* device */
+    void* device_block;
+};
+
+#endif

@@ -1,0 +1,364 @@
+/* Pipeline creation (broad-phase choice, capacities, every buffer) and the
+ * collision pass: bounds, broad phase, route grouping, narrow phase. */
+#include <string.h>
+
+#include "capacity.h"
+#include "pair_layout.h"
+#include "pipeline_internal.h"
+
+#define CC_DEF_COOKIE 0x63635f64
+#define DEFAULT_EXPLICIT_BUDGET ((size_t)64 << 20)
+/* Above this many pair checks, AUTO does not count explicit pairs exactly. */
+#define EXPLICIT_COUNT_LIMIT ((int64_t)1 << 28)
+/* Warn when the contact buffer estimate reaches this size. */
+#define LARGE_BUFFER_BYTES ((int64_t)256 << 20)
+
+cc_pipeline_def cc_default_pipeline_def(void)
+{
+    cc_pipeline_def d;
+    d.broad_phase = CC_BROAD_PHASE_AUTO;
+    d.rigid_contact_max = CC_CAPACITY_AUTO;
+    d.shape_pairs_max = CC_CAPACITY_AUTO;
+    d.explicit_pair_budget_bytes = DEFAULT_EXPLICIT_BUDGET;
+    d.cookie = CC_DEF_COOKIE;
+    return d;
+}
+
+/* Allocates a device buffer owned by the pipeline (zeroed on the CPU). */
+static cc_status pipeline_alloc(cc_pipeline* p, size_t bytes, void** out)
+{
+    if (p->buffer_count == CC_MAX_PIPELINE_BUFFERS)
+        return cc_fail(CC_ERR_INVALID_STATE, "internal: too many pipeline buffers");
+    cc_status s = cc_device_alloc(p->backend, bytes ? bytes : 16, out);
+    if (s != CC_OK) return s;
+    p->buffers[p->buffer_count++] = *out;
+    p->info.device_bytes += bytes;
+    return CC_OK;
+}
+
+static cc_status pipeline_upload(cc_pipeline* p, const void* src, size_t bytes, void** out)
+{
+    cc_status s = pipeline_alloc(p, bytes, out);
+    if (s == CC_OK && bytes) s = p->backend->upload(*out, src, bytes);
+    return s;
+}
+
+static cc_status validate_def(const cc_pipeline_def* d)
+{
+    static const char* what = "cc_pipeline_create";
+    if (d->cookie != CC_DEF_COOKIE)
+        return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_pipeline_def(); start from it and change fields", what);
+    if ((int)d->broad_phase < CC_BROAD_PHASE_AUTO || d->broad_phase > CC_BROAD_PHASE_EXPLICIT)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: broad_phase %d is not a cc_broad_phase value", what, (int)d->broad_phase);
+    if (d->rigid_contact_max == 0 || d->rigid_contact_max < CC_CAPACITY_AUTO)
+        return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: rigid_contact_max %d is invalid; give a positive row count or CC_CAPACITY_AUTO", what, d->rigid_contact_max);
+    if (d->shape_pairs_max == 0 || d->shape_pairs_max < CC_CAPACITY_AUTO)
+        return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: shape_pairs_max %d is invalid; give a positive pair count or CC_CAPACITY_AUTO", what, d->shape_pairs_max);
+    return CC_OK;
+}
+
+/* AUTO: EXPLICIT while the stored pairs fit the budget, else SAP. */
+static cc_status choose_broad_phase(const cc_model* m, const cc_pipeline_def* d, cc_broad_phase* out)
+{
+    if (d->broad_phase != CC_BROAD_PHASE_AUTO) {
+        *out = d->broad_phase;
+        return CC_OK;
+    }
+    int64_t bound = cc_explicit_pairs_upper_bound(m);
+    int64_t budget_pairs = (int64_t)(d->explicit_pair_budget_bytes / sizeof(cc_pair));
+    if (bound <= budget_pairs) {
+        *out = CC_BROAD_PHASE_EXPLICIT;
+        return CC_OK;
+    }
+    if (bound > EXPLICIT_COUNT_LIMIT) {
+        *out = CC_BROAD_PHASE_SAP;
+        return CC_OK;
+    }
+    cc_explicit_layout count;
+    cc_status s = cc_explicit_layout_build(m, 1, &count);
+    if (s != CC_OK) return s;
+    *out = count.pair_count <= budget_pairs ? CC_BROAD_PHASE_EXPLICIT : CC_BROAD_PHASE_SAP;
+    return CC_OK;
+}
+
+static cc_status setup_nxn(cc_pipeline* p, int64_t* possible)
+{
+    cc_nxn_layout l;
+    cc_status s = cc_nxn_layout_build(p->model, &l);
+    void *seg = NULL, *idx = NULL;
+    if (s == CC_OK) s = pipeline_upload(p, l.segments, sizeof(cc_nxn_segment) * (size_t)l.segment_count, &seg);
+    if (s == CC_OK) s = pipeline_upload(p, l.shape_index, sizeof(int) * (size_t)l.shape_index_count, &idx);
+    if (s == CC_OK) {
+        p->view.nxn.segment_count = l.segment_count;
+        p->view.nxn.segments = (const cc_nxn_segment*)seg;
+        p->view.nxn.shape_index = (const int*)idx;
+        p->view.nxn.total_pairs = l.total_pairs;
+        *possible = l.total_pairs;
+    }
+    cc_nxn_layout_free(&l);
+    return s;
+}
+
+static cc_status setup_explicit(cc_pipeline* p, int64_t* possible)
+{
+    cc_explicit_layout l;
+    cc_status s = cc_explicit_layout_build(p->model, 0, &l);
+    void *groups = NULL, *pairs = NULL, *offsets = NULL;
+    if (s == CC_OK) s = pipeline_upload(p, l.groups, sizeof(cc_explicit_group) * (size_t)l.group_count, &groups);
+    if (s == CC_OK) s = pipeline_upload(p, l.pairs, sizeof(cc_pair) * (size_t)l.pair_count, &pairs);
+    if (s == CC_OK) s = pipeline_upload(p, l.instance_offset, sizeof(int) * (size_t)l.instance_count, &offsets);
+    if (s == CC_OK) {
+        p->view.explicit_pairs.group_count = l.group_count;
+        p->view.explicit_pairs.groups = (const cc_explicit_group*)groups;
+        p->view.explicit_pairs.pairs = (const cc_pair*)pairs;
+        p->view.explicit_pairs.instance_offset = (const int*)offsets;
+        p->view.explicit_pairs.total_tests = l.total_tests;
+        p->info.explicit_pairs_stored = l.pair_count;
+        p->info.explicit_pairs_tested = l.total_tests;
+        *possible = l.total_tests;
+    }
+    cc_explicit_layout_free(&l);
+    return s;
+}
+
+static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
+{
+    cc_sap_layout l;
+    cc_status s = cc_sap_layout_build(p->model, &l);
+    if (s != CC_OK) return s;
+    size_t n = (size_t)l.entry_count;
+    cc_sap_view* v = &p->view.sap;
+    void *shape = NULL, *segment = NULL, *uk = NULL, *uv = NULL, *k = NULL, *val = NULL, *lo = NULL, *hi = NULL, *axis = NULL;
+    s = pipeline_upload(p, l.entry_shape, sizeof(int) * n, &shape);
+    if (s == CC_OK) s = pipeline_upload(p, l.entry_segment, sizeof(int) * n, &segment);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &uk);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &uv);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &k);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &val);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(float) * n, &lo);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(float) * n, &hi);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_vec3), &axis);
+    if (s == CC_OK) {
+        p->view.sort_temp_bytes = p->backend->sort_temp_bytes(l.entry_count);
+        s = pipeline_alloc(p, p->view.sort_temp_bytes, &p->view.sort_temp);
+    }
+    if (s == CC_OK) {
+        v->entry_count = l.entry_count;
+        v->entry_shape = (const int*)shape;
+        v->entry_segment = (const int*)segment;
+        v->unsorted_keys = (uint64_t*)uk;
+        v->unsorted_values = (int*)uv;
+        v->keys = (uint64_t*)k;
+        v->values = (int*)val;
+        v->lower = (float*)lo;
+        v->upper = (float*)hi;
+        v->axis = (cc_vec3*)axis;
+        /* Pairs SAP can report: all pairs within each segment. */
+        int64_t per = l.entry_count;
+        *possible = per * (per - 1) / 2;
+    }
+    cc_sap_layout_free(&l);
+    return s;
+}
+
+static int64_t clamp_capacity(int64_t n) { return n > INT32_MAX / 2 ? INT32_MAX / 2 : n; }
+
+cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, cc_pipeline** out)
+{
+    static const char* what = "cc_pipeline_create";
+    if (!model || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: model or out is NULL", what);
+    cc_pipeline_def d = def ? *def : cc_default_pipeline_def();
+    cc_status s = validate_def(&d);
+    if (s != CC_OK) return s;
+    cc_broad_phase bp;
+    s = choose_broad_phase(model, &d, &bp);
+    if (s != CC_OK) return s;
+    cc_pipeline* p = (cc_pipeline*)cc_host_calloc(1, sizeof *p);
+    if (!p) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    p->model = model;
+    p->backend = model->backend;
+    p->info.broad_phase = bp;
+    p->view.model = model->view;
+
+    int64_t possible = 0;
+    if (bp == CC_BROAD_PHASE_NXN) s = setup_nxn(p, &possible);
+    else if (bp == CC_BROAD_PHASE_EXPLICIT) s = setup_explicit(p, &possible);
+    else s = setup_sap(p, &possible);
+    if (s != CC_OK) goto fail;
+
+    cc_capacity_estimate est = cc_estimate_capacity(model, possible);
+    int64_t pair_cap = d.shape_pairs_max > 0 ? d.shape_pairs_max : clamp_capacity(est.pairs);
+    int64_t contact_cap = d.rigid_contact_max > 0 ? d.rigid_contact_max : clamp_capacity(est.contacts);
+    if (d.rigid_contact_max < 0 && contact_cap * 56 >= LARGE_BUFFER_BYTES)
+        cc_log(CC_LOG_WARNING, "estimated rigid_contact_max %lld needs %lld MiB per contact buffer (%d shapes, %d worlds); pass rigid_contact_max to choose the memory",
+               (long long)contact_cap, (long long)(contact_cap * 56 >> 20), model->host_view.shape_count, model->host_view.world_count);
+    p->info.shape_pairs_max = (int)pair_cap;
+    p->info.rigid_contact_max = (int)contact_cap;
+
+    int n = model->host_view.shape_count;
+    void *pose = NULL, *aabb = NULL, *pairs = NULL, *grouped = NULL, *counters = NULL;
+    s = pipeline_alloc(p, sizeof(cc_transform) * (size_t)n, &pose);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_aabb) * (size_t)n, &aabb);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_pair) * (size_t)pair_cap, &pairs);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_pair) * (size_t)pair_cap, &grouped);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_pass_counters), &counters);
+    for (int i = 0; i < CC_TIMER_COUNT && s == CC_OK; ++i) s = p->backend->timer_create(&p->timers[i]);
+    if (s != CC_OK) goto fail;
+    p->view.shape_pose = (cc_transform*)pose;
+    p->view.aabb = (cc_aabb*)aabb;
+    p->view.pairs.pairs = (cc_pair*)pairs;
+    p->view.pairs.capacity = (int)pair_cap;
+    p->view.grouped_pairs = (cc_pair*)grouped;
+    p->view.counters = (cc_pass_counters*)counters;
+    p->view.pairs.count = &p->view.counters->pair_count;
+    *out = p;
+    return cc_ok();
+fail:
+    cc_pipeline_destroy(p);
+    return s;
+}
+
+void cc_pipeline_destroy(cc_pipeline* p)
+{
+    if (!p) return;
+    for (int i = 0; i < p->buffer_count; ++i) p->backend->free(p->buffers[i]);
+    for (int i = 0; i < CC_TIMER_COUNT; ++i)
+        if (p->timers[i]) p->backend->timer_destroy(p->timers[i]);
+    cc_host_free(p);
+}
+
+cc_status cc_pipeline_get_info(const cc_pipeline* p, cc_pipeline_info* out)
+{
+    if (!p || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_info: pipeline or out is NULL");
+    *out = p->info;
+    return cc_ok();
+}
+
+/* Records timer i when profiling. */
+static cc_status mark(cc_pipeline* p, int i, cc_stream stream)
+{
+    return p->profiling ? p->backend->timer_record(p->timers[i], stream) : CC_OK;
+}
+
+cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contacts, cc_stream stream)
+{
+    static const char* what = "cc_collide";
+    if (!p || !state || !contacts) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: pipeline, state or contacts is NULL", what);
+    if (state->model != p->model || contacts->model != p->model)
+        return cc_fail(CC_ERR_MISMATCH, "%s: the state and contacts must come from the pipeline's model", what);
+    const cc_backend* be = p->backend;
+    cc_pass_view v = p->view;
+    v.body_pose = state->body_pose;
+    v.contacts = contacts->view;
+    v.route_seconds = p->profiling && be == cc_backend_cpu() ? p->route_seconds : NULL;
+    cc_status s = CC_OK;
+#define RUN(stage)                                             \
+    do {                                                       \
+        if (s == CC_OK) s = be->run_stage((stage), &v, stream); \
+    } while (0)
+    s = mark(p, 0, stream);
+    RUN(CC_STAGE_CLEAR_COUNTERS);
+    RUN(CC_STAGE_SHAPE_BOUNDS);
+    if (s == CC_OK) s = mark(p, 1, stream);
+    switch (p->info.broad_phase) {
+    case CC_BROAD_PHASE_NXN:
+        RUN(CC_STAGE_NXN);
+        break;
+    case CC_BROAD_PHASE_EXPLICIT:
+        RUN(CC_STAGE_EXPLICIT);
+        break;
+    default:
+        RUN(CC_STAGE_SAP_AXIS);
+        RUN(CC_STAGE_SAP_PROJECT);
+        RUN(CC_STAGE_SAP_SORT);
+        RUN(CC_STAGE_SAP_SWEEP);
+        break;
+    }
+    if (s == CC_OK) s = mark(p, 2, stream);
+    RUN(CC_STAGE_ROUTE_GROUP);
+    if (s == CC_OK) s = mark(p, 3, stream);
+    RUN(CC_STAGE_NARROWPHASE);
+    if (s == CC_OK) s = mark(p, 4, stream);
+    RUN(CC_STAGE_FINALIZE);
+    if (s == CC_OK) s = mark(p, 5, stream);
+#undef RUN
+    if (s != CC_OK) return s;
+    if (p->profiling) {
+        double t[5];
+        s = be->synchronize(stream);
+        for (int i = 0; i < 5 && s == CC_OK; ++i) s = be->timer_elapsed_ms(p->timers[i], p->timers[i + 1], &t[i]);
+        if (s != CC_OK) return s;
+        p->times.aabb_ms = t[0];
+        p->times.broad_phase_ms = t[1];
+        p->times.other_ms = t[2] + t[4];
+        p->times.narrow_phase_ms = t[3];
+        p->times.total_ms = t[0] + t[1] + t[2] + t[3] + t[4];
+    }
+    return cc_ok();
+}
+
+cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out)
+{
+    if (!p || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_overflow: pipeline or out is NULL");
+    int counts[2];
+    cc_status s = p->backend->download(counts, p->view.counters, sizeof counts);
+    if (s != CC_OK) return s;
+    out->pairs_needed = counts[0];
+    out->pairs_capacity = p->info.shape_pairs_max;
+    out->pairs_overflowed = counts[0] > p->info.shape_pairs_max;
+    out->contacts_needed = counts[1];
+    out->contacts_capacity = p->info.rigid_contact_max;
+    out->contacts_overflowed = counts[1] > p->info.rigid_contact_max;
+    return cc_ok();
+}
+
+cc_status cc_pipeline_download_pairs(const cc_pipeline* p, int* pairs_ab, int max_pairs, int* out_count)
+{
+    if (!p || !out_count || (max_pairs > 0 && !pairs_ab))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_download_pairs: pipeline, pairs or out_count is NULL");
+    int found;
+    cc_status s = p->backend->download(&found, &p->view.counters->pair_count, sizeof found);
+    if (s != CC_OK) return s;
+    int n = cc_min_i32(cc_min_i32(found, p->info.shape_pairs_max), max_pairs);
+    if (n > 0) s = p->backend->download(pairs_ab, p->view.pairs.pairs, sizeof(cc_pair) * (size_t)n);
+    if (s != CC_OK) return s;
+    *out_count = cc_min_i32(found, p->info.shape_pairs_max);
+    return cc_ok();
+}
+
+cc_status cc_pipeline_get_route_stats(const cc_pipeline* p, cc_route_stats* out, int max, int* out_count)
+{
+    if (!p || !out_count || (max > 0 && !out))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_route_stats: pipeline, out or out_count is NULL");
+    cc_pass_counters c;
+    cc_status s = p->backend->download(&c, p->view.counters, sizeof c);
+    if (s != CC_OK) return s;
+    int n = 0;
+    int timed = p->profiling && p->backend == cc_backend_cpu();
+    for (int r = 0; r < CC_ROUTE_COUNT; ++r) {
+        if (c.route_count[r] == 0) continue;
+        if (n < max) {
+            out[n].type_a = (cc_shape_type)(r / CC_SHAPE_TYPE_COUNT);
+            out[n].type_b = (cc_shape_type)(r % CC_SHAPE_TYPE_COUNT);
+            out[n].pairs = c.route_count[r];
+            out[n].ns_per_pair = timed ? 1e9 * p->route_seconds[r] / c.route_count[r] : -1.0;
+        }
+        n++;
+    }
+    *out_count = n < max ? n : max;
+    return cc_ok();
+}
+
+cc_status cc_pipeline_set_profiling(cc_pipeline* p, int enabled)
+{
+    if (!p) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_set_profiling: pipeline is NULL");
+    p->profiling = enabled != 0;
+    return cc_ok();
+}
+
+cc_status cc_pipeline_get_stage_times(const cc_pipeline* p, cc_stage_times* out)
+{
+    if (!p || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_stage_times: pipeline or out is NULL");
+    *out = p->times;
+    return cc_ok();
+}

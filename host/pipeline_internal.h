@@ -1,0 +1,29 @@
+/* The pipeline object, shared by pipeline.c and contacts.c. */
+#ifndef CC_HOST_PIPELINE_INTERNAL_H
+#define CC_HOST_PIPELINE_INTERNAL_H
+
+#include "model_internal.h"
+
+#define CC_MAX_PIPELINE_BUFFERS 24
+#define CC_TIMER_COUNT 6
+
+struct cc_pipeline {
+    const cc_model* model;
+    const cc_backend* backend;
+    cc_pipeline_info info;
+    cc_pass_view view; /* device pointers; body_pose and contacts set per pass */
+    void* buffers[CC_MAX_PIPELINE_BUFFERS];
+    int buffer_count;
+    int profiling;
+    void* timers[CC_TIMER_COUNT];
+    cc_stage_times times;
+    double route_seconds[CC_ROUTE_COUNT]; /* CPU profiling */
+};
+
+struct cc_contacts {
+    const cc_model* model;
+    cc_contacts_view view;
+    void* block;
+};
+
+#endif

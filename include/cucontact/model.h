@@ -1,0 +1,125 @@
+/* cuContact: building a model of bodies, shapes and worlds, and its state. */
+#ifndef CUCONTACT_MODEL_H
+#define CUCONTACT_MODEL_H
+
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cc_builder cc_builder; ///< mutable description, host only
+typedef struct cc_model cc_model;     ///< immutable model on one device
+typedef struct cc_state cc_state;     ///< body poses and velocities on the model's device
+
+/// World index of entities shared by every world (a ground plane, say).
+#define CC_WORLD_GLOBAL (-1)
+/// In a def's `world` field: use the builder's current world (the one opened
+/// by cc_builder_begin_world, else CC_WORLD_GLOBAL).
+#define CC_WORLD_CURRENT (-2)
+/// In cc_shape_def.gap: take the builder's rigid_gap.
+#define CC_GAP_FROM_BUILDER (-1.0f)
+/// Body index for shapes fixed to the world frame.
+#define CC_BODY_WORLD (-1)
+
+typedef struct cc_builder_def {
+    float rigid_gap; ///< gap [m] of shapes whose def leaves gap at CC_GAP_FROM_BUILDER (0.1)
+    int32_t cookie;  ///< set by cc_default_builder_def; do not touch
+} cc_builder_def;
+
+typedef struct cc_body_def {
+    cc_transform pose; ///< initial world pose (identity)
+    int is_static;     ///< nonzero: the body never moves and never collides with other static geometry (0)
+    int parent;        ///< parent body for collision_filter_parent, or -1 (-1)
+    int world;         ///< world index, CC_WORLD_GLOBAL or CC_WORLD_CURRENT (CC_WORLD_CURRENT)
+    int32_t cookie;    ///< set by cc_default_body_def; do not touch
+} cc_body_def;
+
+typedef struct cc_shape_def {
+    cc_transform local;  ///< pose relative to the body frame (identity)
+    float margin;        ///< surface offset [m] (0): resting separation of a pair is margin_a + margin_b
+    float gap;           ///< extra detection distance [m] (CC_GAP_FROM_BUILDER)
+    int collision_group; ///< 0 never collides; >0 with the same group and negatives;
+                         ///< <0 with everything but the same negative group (1)
+    int collision_filter_parent; ///< nonzero: skip pairs with shapes of the parent/child body (1)
+    int has_shape_collision;     ///< zero: the shape collides with no other shape (1)
+    int world; ///< for shapes on body -1: world index, CC_WORLD_GLOBAL or CC_WORLD_CURRENT;
+               ///< shapes on a body take the body's world (CC_WORLD_CURRENT)
+    int32_t cookie; ///< set by cc_default_shape_def; do not touch
+} cc_shape_def;
+
+cc_builder_def cc_default_builder_def(void);
+cc_body_def cc_default_body_def(void);
+cc_shape_def cc_default_shape_def(void);
+
+cc_status cc_builder_create(const cc_builder_def* def, cc_builder** out);
+void cc_builder_destroy(cc_builder* builder);
+
+/// Adds a body; writes its index to *out_body.
+cc_status cc_builder_add_body(cc_builder* b, const cc_body_def* def, int* out_body);
+
+/// Adds a shape of any type to `body` (CC_BODY_WORLD for the world frame).
+/// `size` follows the cc_shape_type comments. Writes the shape index.
+cc_status cc_builder_add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 size,
+                               const cc_shape_def* def, int* out_shape);
+/// Plane through the shape origin with normal local +z; half extents 0, 0 make it infinite.
+cc_status cc_builder_add_plane(cc_builder* b, int body, float half_x, float half_y,
+                               const cc_shape_def* def, int* out_shape);
+cc_status cc_builder_add_sphere(cc_builder* b, int body, float radius, const cc_shape_def* def,
+                                int* out_shape);
+/// Capsule whose core segment runs along local z from -half_height to +half_height.
+cc_status cc_builder_add_capsule(cc_builder* b, int body, float radius, float half_height,
+                                 const cc_shape_def* def, int* out_shape);
+cc_status cc_builder_add_box(cc_builder* b, int body, cc_vec3 half_extents,
+                             const cc_shape_def* def, int* out_shape);
+
+/// Shapes a and b never collide.
+cc_status cc_builder_add_filter_pair(cc_builder* b, int shape_a, int shape_b);
+
+/// Opens a new world; bodies and shapes added with CC_WORLD_CURRENT go into it
+/// until cc_builder_end_world.
+cc_status cc_builder_begin_world(cc_builder* b, int* out_world);
+cc_status cc_builder_end_world(cc_builder* b);
+/// Copies every body, shape and filter pair of `templ` into one new world.
+cc_status cc_builder_add_world(cc_builder* b, const cc_builder* templ, int* out_world);
+/// Copies `templ` into `copies` new consecutive worlds. Pipelines store the
+/// template's precomputed pairs once for all copies.
+cc_status cc_builder_replicate(cc_builder* b, const cc_builder* templ, int copies,
+                               int* out_first_world);
+
+int cc_builder_body_count(const cc_builder* b);
+int cc_builder_shape_count(const cc_builder* b);
+int cc_builder_world_count(const cc_builder* b);
+
+/// Validates and copies the builder onto `device` as an immutable model. The
+/// builder is unchanged and stays usable.
+cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** out);
+void cc_model_destroy(cc_model* model);
+
+int cc_model_body_count(const cc_model* m);
+int cc_model_shape_count(const cc_model* m);
+int cc_model_world_count(const cc_model* m);
+cc_device cc_model_device(const cc_model* m);
+/// Device memory the model's arrays occupy [bytes].
+size_t cc_model_device_bytes(const cc_model* m);
+
+/// A state holding the body poses the builder gave (velocities zero).
+cc_status cc_state_create(const cc_model* m, cc_state** out);
+void cc_state_destroy(cc_state* s);
+/// Copies poses of bodies [first, first+count) from host memory. Non-finite
+/// values are rejected and nothing is changed.
+cc_status cc_state_set_body_poses(cc_state* s, int first, int count, const cc_transform* poses);
+cc_status cc_state_get_body_poses(const cc_state* s, int first, int count, cc_transform* poses);
+/// Linear [m/s] and angular [rad/s] world velocities; used by the step.
+cc_status cc_state_set_body_velocities(cc_state* s, int first, int count, const cc_vec3* linear,
+                                       const cc_vec3* angular);
+cc_status cc_state_get_body_velocities(const cc_state* s, int first, int count, cc_vec3* linear,
+                                       cc_vec3* angular);
+/// Device (or, on the CPU, host) array of body poses, for kernels of the user's own.
+cc_transform* cc_state_body_poses_device(cc_state* s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,109 @@
+/* cuContact: the collision pipeline (AABBs, broad phase, narrow phase). */
+#ifndef CUCONTACT_PIPELINE_H
+#define CUCONTACT_PIPELINE_H
+
+#include "contacts.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cc_pipeline cc_pipeline;
+
+/// Broad phase algorithms.
+/// AUTO takes EXPLICIT while the stored compatible pairs (8 bytes each,
+/// counted once per replicated template) fit in explicit_pair_budget_bytes,
+/// and SAP beyond that.
+typedef enum cc_broad_phase {
+    CC_BROAD_PHASE_AUTO = 0,
+    CC_BROAD_PHASE_NXN = 1,      ///< every pair of every world, tested each pass
+    CC_BROAD_PHASE_SAP = 2,      ///< sort and sweep along the principal axis of the shape centres
+    CC_BROAD_PHASE_EXPLICIT = 3  ///< compatible pairs precomputed at creation, AABB-tested each pass
+} cc_broad_phase;
+
+/// In a capacity field: estimate it from the model.
+#define CC_CAPACITY_AUTO (-1)
+
+typedef struct cc_pipeline_def {
+    cc_broad_phase broad_phase;        ///< (CC_BROAD_PHASE_AUTO)
+    int rigid_contact_max;             ///< contact rows per buffer (CC_CAPACITY_AUTO)
+    int shape_pairs_max;               ///< candidate pairs per pass (CC_CAPACITY_AUTO)
+    size_t explicit_pair_budget_bytes; ///< AUTO's limit on stored explicit pairs (64 MiB)
+    int32_t cookie;                    ///< set by cc_default_pipeline_def; do not touch
+} cc_pipeline_def;
+
+cc_pipeline_def cc_default_pipeline_def(void);
+
+/// Resolved settings of a pipeline.
+typedef struct cc_pipeline_info {
+    cc_broad_phase broad_phase;    ///< never AUTO
+    int rigid_contact_max;
+    int shape_pairs_max;
+    int64_t explicit_pairs_stored; ///< pairs kept in memory (templates counted once)
+    int64_t explicit_pairs_tested; ///< pairs tested per pass by EXPLICIT
+    size_t device_bytes;           ///< device memory the pipeline holds, contacts excluded
+} cc_pipeline_info;
+
+/// What the last completed pass needed beyond the capacities.
+typedef struct cc_overflow {
+    int pairs_overflowed;    ///< nonzero: candidate pairs were dropped
+    int pairs_needed;        ///< candidate pairs the pass found
+    int pairs_capacity;      ///< shape_pairs_max
+    int contacts_overflowed; ///< nonzero: contacts were dropped
+    int contacts_needed;     ///< contacts the pass found (a lower bound if pairs overflowed)
+    int contacts_capacity;   ///< rigid_contact_max
+} cc_overflow;
+
+/// Stage durations of the last pass [ms], measured only when profiling is on.
+typedef struct cc_stage_times {
+    double aabb_ms;
+    double broad_phase_ms;
+    double narrow_phase_ms;
+    double other_ms; ///< route grouping, counters, overflow bookkeeping
+    double total_ms;
+} cc_stage_times;
+
+/// Allocates every buffer the pipeline needs; cc_collide allocates nothing.
+cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def,
+                             cc_pipeline** out);
+void cc_pipeline_destroy(cc_pipeline* p);
+cc_status cc_pipeline_get_info(const cc_pipeline* p, cc_pipeline_info* out);
+
+/// A contact buffer of rigid_contact_max rows on the pipeline's device.
+cc_status cc_contacts_create(const cc_pipeline* p, cc_contacts** out);
+
+/// One collision pass: body poses of `state` in, contacts out. Only enqueues
+/// work on `stream` (no allocation, no synchronisation), so it can be captured
+/// into a CUDA graph. On the CPU backend it runs to completion.
+cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contacts,
+                     cc_stream stream);
+
+/// Waits for the device and reads the overflow record of the last pass.
+cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out);
+
+/// Candidate pairs of the last pass (after a wait), as (shape_a, shape_b)
+/// with shape_a < shape_b, in no particular order. For tests and tools.
+cc_status cc_pipeline_download_pairs(const cc_pipeline* p, int* pairs_ab, int max_pairs,
+                                     int* out_count);
+
+/// Candidate pairs of one narrow-phase route in the last pass.
+typedef struct cc_route_stats {
+    cc_shape_type type_a, type_b; ///< the pair's types, lower first
+    int pairs;                    ///< candidate pairs that ran the route
+    double ns_per_pair;           ///< CPU backend with profiling on; else -1
+} cc_route_stats;
+
+/// Routes that ran in the last pass (after a wait), at most `max` of them.
+cc_status cc_pipeline_get_route_stats(const cc_pipeline* p, cc_route_stats* out, int max,
+                                      int* out_count);
+
+/// Per-stage timing for benchmarks. With profiling on, cc_collide waits for
+/// each stage to finish, so leave it off in production and graph capture.
+cc_status cc_pipeline_set_profiling(cc_pipeline* p, int enabled);
+cc_status cc_pipeline_get_stage_times(const cc_pipeline* p, cc_stage_times* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

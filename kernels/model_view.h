@@ -1,0 +1,48 @@
+/* The model as kernels see it: one device array per shape and body field.
+ *
+ * CC_SHAPE_COLUMNS and CC_BODY_COLUMNS are the single place a field is
+ * declared; the host uses the same tables to size, fill and upload the
+ * arrays, so adding a field means adding one line here. */
+#ifndef CC_KERNELS_MODEL_VIEW_H
+#define CC_KERNELS_MODEL_VIEW_H
+
+#include "math_transform.h"
+
+/* Bits of the shape `flags` column. */
+#define CC_SHAPE_FLAG_COLLIDES 1u      /* has_shape_collision and group != 0 */
+#define CC_SHAPE_FLAG_STATIC 2u        /* on body -1 or on a static body */
+#define CC_SHAPE_FLAG_FILTER_PARENT 4u /* skip pairs with the parent/child body */
+#define CC_SHAPE_FLAG_HAS_FILTERS 8u   /* appears in the explicit filter-pair list */
+
+/* X(type, name, comment) */
+#define CC_SHAPE_COLUMNS(X)                                                          \
+    X(int, shape_type, "(nshape) cc_shape_type")                                     \
+    X(int, shape_body, "(nshape) body index, -1 for the world frame")               \
+    X(int, shape_world, "(nshape) world index, -1 for global shapes")               \
+    X(int, shape_group, "(nshape) collision group")                                 \
+    X(unsigned, shape_flags, "(nshape) CC_SHAPE_FLAG_* bits")                       \
+    X(cc_transform, shape_local, "(nshape) pose in the body frame")                 \
+    X(cc_vec3, shape_size, "(nshape) size as in cc_shape_type")                     \
+    X(float, shape_margin, "(nshape) surface offset [m]")                           \
+    X(float, shape_gap, "(nshape) detection gap [m]")                               \
+    X(float, shape_radius, "(nshape) effective radius: sphere/capsule radius, else 0")
+
+#define CC_BODY_COLUMNS(X)                                                           \
+    X(int, body_world, "(nbody) world index, -1 for global bodies")                 \
+    X(int, body_parent, "(nbody) parent body for collision_filter_parent, or -1")   \
+    X(int, body_static, "(nbody) nonzero for static bodies")
+
+#define CC_DECLARE_COLUMN_POINTER(type, name, comment) type* name;
+
+typedef struct cc_model_view {
+    int shape_count;
+    int body_count;
+    int world_count;
+    CC_SHAPE_COLUMNS(CC_DECLARE_COLUMN_POINTER)
+    CC_BODY_COLUMNS(CC_DECLARE_COLUMN_POINTER)
+    /* Sorted keys (min_shape << 32 | max_shape) of pairs that never collide. */
+    int filter_pair_count;
+    uint64_t* filter_pairs;
+} cc_model_view;
+
+#endif

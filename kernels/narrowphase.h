@@ -1,0 +1,84 @@
+/* Stage 3: per grouped candidate pair, run the pair's routine on the shape
+ * cores and write its contacts. Shapes are put lower type first, so the
+ * contact normal points from the lower-typed shape to the other. */
+#ifndef CC_KERNELS_NARROWPHASE_H
+#define CC_KERNELS_NARROWPHASE_H
+
+#include "contact_write.h"
+#include "narrowphase_box_box.h"
+#include "narrowphase_capsule.h"
+#include "narrowphase_plane.h"
+#include "narrowphase_sphere.h"
+#include "pair_buffer.h"
+#include "pass_counters.h"
+
+/* Dispatch on the route; a and b are already in type order. */
+CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float threshold,
+                            cc_manifold* m)
+{
+    m->count = 0;
+    switch (route) {
+    case CC_SHAPE_PLANE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_PLANE:
+        cc_collide_plane_plane(a, b, threshold, m);
+        break;
+    case CC_SHAPE_PLANE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_SPHERE:
+        cc_collide_plane_sphere(a, b, threshold, m);
+        break;
+    case CC_SHAPE_PLANE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_CAPSULE:
+        cc_collide_plane_capsule(a, b, threshold, m);
+        break;
+    case CC_SHAPE_PLANE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
+        cc_collide_plane_box(a, b, threshold, m);
+        break;
+    case CC_SHAPE_SPHERE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_SPHERE:
+        cc_collide_sphere_sphere(a, b, threshold, m);
+        break;
+    case CC_SHAPE_SPHERE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_CAPSULE:
+        cc_collide_sphere_capsule(a, b, threshold, m);
+        break;
+    case CC_SHAPE_SPHERE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
+        cc_collide_sphere_box(a, b, threshold, m);
+        break;
+    case CC_SHAPE_CAPSULE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_CAPSULE:
+        cc_collide_capsule_capsule(a, b, threshold, m);
+        break;
+    case CC_SHAPE_CAPSULE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
+        cc_collide_capsule_box(a, b, threshold, m);
+        break;
+    case CC_SHAPE_BOX * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
+        cc_collide_box_box(a, b, threshold, m);
+        break;
+    default:
+        break;
+    }
+}
+
+CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* grouped,
+                                 const cc_transform* shape_pose, const cc_transform* body_pose,
+                                 cc_contacts_view out, int* contact_counter)
+{
+    cc_pair p = grouped[i];
+    int sa = p.a, sb = p.b;
+    if (m->shape_type[sa] > m->shape_type[sb]) {
+        sa = p.b;
+        sb = p.a;
+    }
+    int ta = m->shape_type[sa], tb = m->shape_type[sb];
+    cc_geom ga, gb;
+    ga.xf = shape_pose[sa];
+    ga.size = m->shape_size[sa];
+    gb.xf = shape_pose[sb];
+    gb.size = m->shape_size[sb];
+    cc_contact_side a = cc_contact_side_of(m, sa), b = cc_contact_side_of(m, sb);
+    cc_manifold mf;
+    cc_collide_cores(cc_route_of(ta, tb), &ga, &gb, cc_core_threshold(a, b), &mf);
+    cc_write_manifold(&mf, a, b, body_pose, out, contact_counter);
+}
+
+/* One thread after the narrow phase: publish the clamped contact count. */
+CC_HD void cc_pass_finalize(const cc_pass_counters* c, cc_contacts_view out)
+{
+    *out.count = cc_min_i32(c->contact_count, out.capacity);
+}
+
+#endif

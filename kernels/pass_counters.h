@@ -1,0 +1,18 @@
+/* Device-side counters of one collision pass. They are cleared at the start
+ * of each pass and read by the host only after it synchronises, to report
+ * overflow. */
+#ifndef CC_KERNELS_PASS_COUNTERS_H
+#define CC_KERNELS_PASS_COUNTERS_H
+
+#include "route.h"
+
+typedef struct cc_pass_counters {
+    int pair_count;    /* candidate pairs found, possibly above capacity */
+    int contact_count; /* contacts found, possibly above capacity */
+    int route_count[CC_ROUTE_COUNT];  /* candidate pairs per route */
+    int route_cursor[CC_ROUTE_COUNT]; /* next free row of each route's group */
+} cc_pass_counters;
+
+CC_HD int cc_min_i32(int a, int b) { return a < b ? a : b; }
+
+#endif

@@ -1,0 +1,32 @@
+/* Everything one collision pass touches, as plain pointers: the model, the
+ * body poses of the state, the pipeline's work buffers and the contact
+ * buffer. Backends pass it by value to every stage. */
+#ifndef CC_KERNELS_PASS_VIEW_H
+#define CC_KERNELS_PASS_VIEW_H
+
+#include "broadphase_explicit.h"
+#include "broadphase_nxn.h"
+#include "broadphase_sap.h"
+#include "cucontact/contacts.h"
+#include "pass_counters.h"
+
+typedef struct cc_pass_view {
+    cc_model_view model;
+    const cc_transform* body_pose; /* (nbody) from the state */
+    cc_transform* shape_pose;      /* (nshape) world poses of this pass */
+    cc_aabb* aabb;                 /* (nshape) expanded world AABBs */
+    cc_pair_sink pairs;            /* candidate pairs, count in counters */
+    cc_pair* grouped_pairs;        /* (pairs.capacity) candidates grouped by route */
+    cc_pass_counters* counters;    /* (1) */
+    cc_contacts_view contacts;
+    cc_nxn_view nxn;
+    cc_explicit_view explicit_pairs;
+    cc_sap_view sap;
+    void* sort_temp;               /* radix-sort scratch for SAP */
+    size_t sort_temp_bytes;
+    /* Host array (CC_ROUTE_COUNT) of seconds spent per route, filled by the
+     * CPU backend when profiling; NULL otherwise and on the GPU. */
+    double* route_seconds;
+} cc_pass_view;
+
+#endif

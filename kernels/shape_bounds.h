@@ -1,0 +1,94 @@
+/* Stage 1: each shape's world pose and its world AABB, expanded by
+ * margin + gap so that the broad phase keeps every pair the narrow phase
+ * could admit (d <= gap_a + gap_b). */
+#ifndef CC_KERNELS_SHAPE_BOUNDS_H
+#define CC_KERNELS_SHAPE_BOUNDS_H
+
+#include "model_view.h"
+#include "route.h"
+
+/* Stands in for infinity in AABBs, so that projections never form inf - inf. */
+#define CC_AABB_UNBOUNDED 1.0e30f
+
+typedef struct cc_aabb {
+    cc_vec3 lower, upper;
+} cc_aabb;
+
+CC_HD int cc_aabb_overlap(cc_aabb a, cc_aabb b)
+{
+    return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y &&
+           b.lower.y <= a.upper.y && a.lower.z <= b.upper.z && b.lower.z <= a.upper.z;
+}
+
+/* Half extents of a box with half sizes h rotated by q: |R| h. */
+CC_HD cc_vec3 cc_rotated_box_extent(cc_quat q, cc_vec3 h)
+{
+    cc_vec3 ax, ay, az;
+    cc_q_axes(q, &ax, &ay, &az);
+    return cc_v3(fabsf(ax.x) * h.x + fabsf(ay.x) * h.y + fabsf(az.x) * h.z,
+                 fabsf(ax.y) * h.x + fabsf(ay.y) * h.y + fabsf(az.y) * h.z,
+                 fabsf(ax.z) * h.x + fabsf(ay.z) * h.y + fabsf(az.z) * h.z);
+}
+
+/* World AABB of one shape at world pose xf, grown by `expand` on every side.
+ * An infinite plane is the half-space below it: unbounded except on an axis
+ * its normal is aligned with, where it stops at the surface. A finite plane
+ * is bounded by its rectangle. */
+CC_HD cc_aabb cc_shape_aabb(int type, cc_vec3 size, cc_transform xf, float expand)
+{
+    cc_vec3 c = xf.p, e;
+    switch (type) {
+    case CC_SHAPE_SPHERE:
+        e = cc_v3(size.x, size.x, size.x);
+        break;
+    case CC_SHAPE_CAPSULE: {
+        cc_vec3 axis = cc_v3_abs(cc_q_rotate(xf.q, cc_v3(0.0f, 0.0f, size.y)));
+        e = cc_v3_add(axis, cc_v3(size.x, size.x, size.x));
+        break;
+    }
+    case CC_SHAPE_BOX:
+        e = cc_rotated_box_extent(xf.q, size);
+        break;
+    case CC_SHAPE_PLANE:
+        if (!cc_plane_is_infinite(size)) {
+            e = cc_rotated_box_extent(xf.q, cc_v3(size.x, size.y, 0.0f));
+            break;
+        } else {
+            cc_aabb box;
+            cc_vec3 n = cc_q_rotate(xf.q, cc_v3(0.0f, 0.0f, 1.0f));
+            float lo[3] = {-CC_AABB_UNBOUNDED, -CC_AABB_UNBOUNDED, -CC_AABB_UNBOUNDED};
+            float hi[3] = {CC_AABB_UNBOUNDED, CC_AABB_UNBOUNDED, CC_AABB_UNBOUNDED};
+            float nc[3] = {n.x, n.y, n.z}, pc[3] = {c.x, c.y, c.z};
+            for (int k = 0; k < 3; ++k) {
+                /* |n_k| == 1 within rounding: the surface is the plane x_k = p_k. */
+                if (nc[k] > 0.999999f) hi[k] = pc[k] + expand;
+                if (nc[k] < -0.999999f) lo[k] = pc[k] - expand;
+            }
+            box.lower = cc_v3(lo[0], lo[1], lo[2]);
+            box.upper = cc_v3(hi[0], hi[1], hi[2]);
+            return box;
+        }
+    default:
+        e = cc_v3(0.0f, 0.0f, 0.0f);
+        break;
+    }
+    e = cc_v3_add(e, cc_v3(expand, expand, expand));
+    cc_aabb box;
+    box.lower = cc_v3_sub(c, e);
+    box.upper = cc_v3_add(c, e);
+    return box;
+}
+
+/* Per-thread body: shape i's world pose and expanded AABB. */
+CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transform* body_pose,
+                                  cc_transform* shape_pose, cc_aabb* aabb)
+{
+    int body = m->shape_body[i];
+    cc_transform xf = m->shape_local[i];
+    if (body >= 0) xf = cc_tf_mul(body_pose[body], xf);
+    shape_pose[i] = xf;
+    float expand = m->shape_margin[i] + m->shape_gap[i];
+    aabb[i] = cc_shape_aabb(m->shape_type[i], m->shape_size[i], xf, expand);
+}
+
+#endif
