@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The GPU check, for a machine with an NVIDIA GPU. In one run it:
+#   1. builds with CUDA for the local GPU (warnings as errors),
+#   2. runs the whole test suite, CUDA instances included,
+#   3. cross-checks CPU against GPU on the bench scenes (same candidate
+#      pairs and contacts, values within 1e-5 relative),
+#   4. runs one test binary under compute-sanitizer memcheck (and racecheck),
+#   5. runs the benchmark, including spheres at 4,096 worlds x 64 spheres.
+# Logs go to $OUT when set (else gpu-check-out/). Meant to finish in 8 minutes.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/gpu-check-out}
+mkdir -p "$out"
+export PATH="/usr/local/cuda/bin:$PATH"
+status=0
+step() { echo "== $* ==" | tee -a "$out/summary.log"; }
+record() { local rc=$1; shift; echo "   -> $* exit $rc" | tee -a "$out/summary.log"; [ "$rc" -eq 0 ] || status=1; }
+
+step "device"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 | tee "$out/device.log"
+
+step "build"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUCONTACT_CUDA=ON -DCUCONTACT_WERROR=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=native >"$out/build.log" 2>&1 &&
+  cmake --build build-gpu -j"$(nproc)" >>"$out/build.log" 2>&1
+rc=$?; record $rc build
+if [ $rc -ne 0 ]; then tail -50 "$out/build.log"; exit 1; fi
+
+step "tests (CPU and CUDA instances)"
+timeout 240 ctest --test-dir build-gpu --output-on-failure -j4 >"$out/tests.log" 2>&1
+record $? tests; tail -15 "$out/tests.log"
+grep -h -c "SKIPPED" "$out/tests.log" | sed 's/^/   skipped lines: /'
+
+step "cross-check CPU vs GPU"
+bench=build-gpu/benchmarks/cucontact-bench
+{
+  $bench --cross-check --device cuda --scene spheres --worlds 4,64 --shapes 64 &&
+  $bench --cross-check --device cuda --scene pile --worlds 4,32 --shapes 200 &&
+  $bench --cross-check --device cuda --scene sap --worlds 1 --shapes 2000,10000 &&
+  $bench --cross-check --device cuda --scene pile --worlds 8 --broad-phase nxn &&
+  $bench --cross-check --device cuda --scene pile --worlds 8 --broad-phase sap
+} >"$out/cross-check.log" 2>&1
+record $? cross-check; cat "$out/cross-check.log"
+
+step "compute-sanitizer"
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_overflow >"$out/memcheck.log" 2>&1
+record $? memcheck; tail -5 "$out/memcheck.log"
+timeout 90 compute-sanitizer --tool racecheck --error-exitcode 1 build-gpu/tests/test_capture_and_allocation >"$out/racecheck.log" 2>&1
+record $? racecheck; tail -5 "$out/racecheck.log"
+
+step "benchmark"
+{
+  $bench --device cuda --scene spheres --worlds 4096 --shapes 64 --repeat 50 --routes &&
+  $bench --device cuda --scene spheres --worlds 256,1024,4096,16384 --shapes 64 --repeat 20 &&
+  $bench --device cuda --scene pile --worlds 64,1024 --repeat 20 --routes &&
+  $bench --device cuda --scene sap --shapes 10000,100000 --repeat 20 &&
+  $bench --device cuda --json "$out/bench.json" --repeat 20
+} >"$out/bench.log" 2>&1
+record $? bench; cat "$out/bench.log"
+
+step "done: status $status"
+exit $status
