@@ -65,6 +65,8 @@ cc_status cc_backend_for(cc_device device, const cc_backend** out)
     if (!be)
         return cc_fail(CC_ERR_NO_DEVICE, "CUDA device %d was requested but this library was built without CUDA; rebuild with -DCUCONTACT_CUDA=ON or use CC_DEVICE_CPU", device.ordinal);
     int n = cc_cuda_device_count();
+    if (n == 0)
+        return cc_fail(CC_ERR_NO_DEVICE, "CUDA device %d was requested but no CUDA device is visible; use CC_DEVICE_CPU", device.ordinal);
     if (device.ordinal < 0 || device.ordinal >= n)
         return cc_fail(CC_ERR_NO_DEVICE, "CUDA device %d does not exist (%d visible); pick an ordinal below %d or use CC_DEVICE_CPU", device.ordinal, n, n);
     cc_status s = be->open_device(device.ordinal);
