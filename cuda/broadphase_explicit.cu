@@ -5,7 +5,7 @@
 __global__ void cc_explicit_kernel(cc_pass_view v)
 {
     CC_GRID_STRIDE_LOOP(t, v.explicit_pairs.total_tests)
-    cc_explicit_thread(t, &v.explicit_pairs, &v.model, v.aabb, v.pairs);
+    cc_explicit_thread(t, &v.explicit_pairs, v.aabb, v.pairs);
 }
 
 cc_status cc_cuda_broadphase_explicit(const cc_pass_view* v, cudaStream_t s)

@@ -30,6 +30,31 @@ static cc_status cpu_copy(void* dst, const void* src, size_t bytes)
 
 static size_t cpu_sort_temp_bytes(int n) { return cc_radix_sort_temp_bytes(n); }
 
+/* The CPU walks the same pairs as the GPU's flat thread index, in nested
+ * loops rather than decoding each index. */
+static void cpu_nxn(const cc_pass_view* v)
+{
+    for (int si = 0; si < v->nxn.segment_count; ++si) {
+        const cc_nxn_segment* s = &v->nxn.segments[si];
+        const int* rows = v->nxn.shape_index + s->a_start;
+        for (int i = 0; i < s->a_count; ++i) {
+            const int* cols = s->b_count < 0 ? rows + i + 1 : v->nxn.shape_index + s->b_start;
+            int ncols = s->b_count < 0 ? s->a_count - i - 1 : s->b_count;
+            for (int j = 0; j < ncols; ++j) cc_test_and_emit_pair(&v->model, v->aabb, rows[i], cols[j], v->pairs);
+        }
+    }
+}
+
+static void cpu_explicit(const cc_pass_view* v)
+{
+    const cc_explicit_view* e = &v->explicit_pairs;
+    for (int gi = 0; gi < e->group_count; ++gi) {
+        const cc_explicit_group* g = &e->groups[gi];
+        for (int inst = 0; inst < g->instance_count; ++inst)
+            for (int p = 0; p < g->pair_count; ++p) cc_explicit_test(e, v->aabb, g, inst, p, v->pairs);
+    }
+}
+
 static void cpu_sap_axis(const cc_pass_view* v)
 {
     cc_moments m = cc_sap_moments_partial(0, 1, v->model.shape_count, v->aabb);
@@ -75,11 +100,10 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
             cc_shape_bounds_thread(i, m, v->body_pose, v->shape_pose, v->aabb);
         break;
     case CC_STAGE_NXN:
-        for (int64_t t = 0; t < v->nxn.total_pairs; ++t) cc_nxn_thread(t, &v->nxn, m, v->aabb, v->pairs);
+        cpu_nxn(v);
         break;
     case CC_STAGE_EXPLICIT:
-        for (int64_t t = 0; t < v->explicit_pairs.total_tests; ++t)
-            cc_explicit_thread(t, &v->explicit_pairs, m, v->aabb, v->pairs);
+        cpu_explicit(v);
         break;
     case CC_STAGE_SAP_AXIS:
         cpu_sap_axis(v);

@@ -56,7 +56,7 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
     for (int s = 0; s < v->shape_count; ++s) {
         unsigned f = v->shape_flags[s];
         if (!(f & CC_SHAPE_FLAG_COLLIDES) || (f & CC_SHAPE_FLAG_STATIC)) continue;
-        int c = resting_contacts(v->shape_type[s]);
+        int c = resting_contacts(v->shape_geom[s].type);
         int w = v->shape_world[s];
         int has_static = global_static || (w >= 0 && world_static && world_static[w]);
         pairs += CANDIDATES_PER_SHAPE;

@@ -112,7 +112,7 @@ cc_status cc_contacts_download(const cc_contacts* c, const cc_state* state, cc_c
 #undef CC_FETCH
     if (s == CC_OK && nbody) s = be->download(poses, state->body_pose, sizeof(cc_transform) * (size_t)nbody);
     if (s == CC_OK) {
-        const int* shape_body = c->model->host_view.shape_body;
+        const cc_shape_geometry* geom = c->model->host_view.shape_geom;
         for (int i = 0; i < n; ++i) {
             cc_contact* r = &out[i];
             r->shape0 = h.shape0[i];
@@ -124,7 +124,7 @@ cc_status cc_contacts_download(const cc_contacts* c, const cc_state* state, cc_c
             r->thickness1 = h.thickness1[i];
             r->distance = h.distance[i];
             /* Friction offsets: +-normal * thickness, in each body's frame. */
-            int b0 = shape_body[r->shape0], b1 = shape_body[r->shape1];
+            int b0 = geom[r->shape0].body, b1 = geom[r->shape1].body;
             cc_vec3 o0 = cc_v3_scale(r->normal, r->thickness0);
             cc_vec3 o1 = cc_v3_scale(r->normal, -r->thickness1);
             r->offset0 = b0 >= 0 ? cc_tf_vector_inv(poses[b0], o0) : o0;

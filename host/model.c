@@ -64,16 +64,17 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         if (r->has_shape_collision && r->group != 0) flags |= CC_SHAPE_FLAG_COLLIDES;
         if (r->body < 0 || b->bodies[r->body].is_static) flags |= CC_SHAPE_FLAG_STATIC;
         if (r->filter_parent) flags |= CC_SHAPE_FLAG_FILTER_PARENT;
-        v->shape_type[i] = r->type;
-        v->shape_body[i] = r->body;
+        cc_shape_geometry* g = &v->shape_geom[i];
+        g->type = r->type;
+        g->body = r->body;
+        g->size = r->size;
+        g->margin = r->margin;
+        g->gap = r->gap;
+        g->radius = (r->type == CC_SHAPE_SPHERE || r->type == CC_SHAPE_CAPSULE) ? r->size.x : 0.0f;
         v->shape_world[i] = r->world;
         v->shape_group[i] = r->group;
         v->shape_flags[i] = flags;
         v->shape_local[i] = r->local;
-        v->shape_size[i] = r->size;
-        v->shape_margin[i] = r->margin;
-        v->shape_gap[i] = r->gap;
-        v->shape_radius[i] = (r->type == CC_SHAPE_SPHERE || r->type == CC_SHAPE_CAPSULE) ? r->size.x : 0.0f;
     }
     for (int i = 0; i < v->filter_pair_count; ++i) {
         v->filter_pairs[i] = filter_keys[i];

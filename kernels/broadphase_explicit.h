@@ -27,8 +27,19 @@ typedef struct cc_explicit_view {
 
 CC_HD int cc_explicit_decode(int entry, int offset) { return entry >= 0 ? entry + offset : -entry - 1; }
 
-CC_HD void cc_explicit_thread(int64_t t, const cc_explicit_view* v, const cc_model_view* m,
-                              const cc_aabb* aabb, cc_pair_sink sink)
+/* Tests stored pair p of group g for one instance. */
+CC_HD void cc_explicit_test(const cc_explicit_view* v, const cc_aabb* aabb, const cc_explicit_group* g,
+                            int instance, int p, cc_pair_sink sink)
+{
+    cc_pair e = v->pairs[g->pair_start + p];
+    int offset = v->instance_offset[g->instance_start + instance];
+    int a = cc_explicit_decode(e.a, offset), b = cc_explicit_decode(e.b, offset);
+    /* Filters were applied when the pairs were enumerated. */
+    if (cc_aabb_overlap(aabb[a], aabb[b])) cc_emit_pair(sink, a, b);
+}
+
+/* Per-thread body: flat index t over every (group, instance, pair). */
+CC_HD void cc_explicit_thread(int64_t t, const cc_explicit_view* v, const cc_aabb* aabb, cc_pair_sink sink)
 {
     int lo = 0, hi = v->group_count - 1;
     while (lo < hi) {
@@ -38,13 +49,7 @@ CC_HD void cc_explicit_thread(int64_t t, const cc_explicit_view* v, const cc_mod
     }
     const cc_explicit_group* g = &v->groups[lo];
     int64_t k = t - g->first_test;
-    int instance = (int)(k / g->pair_count);
-    cc_pair p = v->pairs[g->pair_start + (int)(k % g->pair_count)];
-    int offset = v->instance_offset[g->instance_start + instance];
-    int a = cc_explicit_decode(p.a, offset), b = cc_explicit_decode(p.b, offset);
-    /* Filters were applied when the pairs were enumerated. */
-    if (cc_aabb_overlap(aabb[a], aabb[b])) cc_emit_pair(sink, a, b);
-    (void)m;
+    cc_explicit_test(v, aabb, g, (int)(k / g->pair_count), (int)(k % g->pair_count), sink);
 }
 
 #endif

@@ -64,21 +64,27 @@ CC_HD int cc_find_segment(const cc_nxn_segment* s, int count, int64_t t)
     return lo;
 }
 
+/* The pair at local index k of segment s, as shape indices. */
+CC_HD void cc_nxn_segment_pair(const cc_nxn_view* v, const cc_nxn_segment* s, int64_t k, int* a, int* b)
+{
+    int i, j;
+    if (s->b_count < 0) {
+        cc_triangle_pair(k, s->a_count, &i, &j);
+        *a = v->shape_index[s->a_start + i];
+        *b = v->shape_index[s->a_start + j];
+    } else {
+        *a = v->shape_index[s->a_start + (int)(k / s->b_count)];
+        *b = v->shape_index[s->b_start + (int)(k % s->b_count)];
+    }
+}
+
 CC_HD void cc_nxn_thread(int64_t t, const cc_nxn_view* v, const cc_model_view* m,
                          const cc_aabb* aabb, cc_pair_sink sink)
 {
     const cc_nxn_segment* s = &v->segments[cc_find_segment(v->segments, v->segment_count, t)];
-    int64_t k = t - s->first_pair;
-    int i, j;
-    if (s->b_count < 0) {
-        cc_triangle_pair(k, s->a_count, &i, &j);
-        i = v->shape_index[s->a_start + i];
-        j = v->shape_index[s->a_start + j];
-    } else {
-        i = v->shape_index[s->a_start + (int)(k / s->b_count)];
-        j = v->shape_index[s->b_start + (int)(k % s->b_count)];
-    }
-    cc_test_and_emit_pair(m, aabb, i, j, sink);
+    int a, b;
+    cc_nxn_segment_pair(v, s, t - s->first_pair, &a, &b);
+    cc_test_and_emit_pair(m, aabb, a, b, sink);
 }
 
 #endif

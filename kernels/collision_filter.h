@@ -52,12 +52,14 @@ CC_HD int cc_pair_may_collide(const cc_model_view* m, int a, int b)
     if (fa & fb & CC_SHAPE_FLAG_STATIC) return 0;
     if (!cc_worlds_may_collide(m->shape_world[a], m->shape_world[b])) return 0;
     if (!cc_groups_may_collide(m->shape_group[a], m->shape_group[b])) return 0;
-    int ba = m->shape_body[a], bb = m->shape_body[b];
+    const cc_shape_geometry* ga = &m->shape_geom[a];
+    const cc_shape_geometry* gb = &m->shape_geom[b];
+    int ba = ga->body, bb = gb->body;
     if (ba == bb && ba >= 0) return 0;
     if (((fa | fb) & CC_SHAPE_FLAG_FILTER_PARENT) && ba >= 0 && bb >= 0 &&
         (m->body_parent[ba] == bb || m->body_parent[bb] == ba))
         return 0;
-    if (!cc_route_exists(m->shape_type[a], m->shape_size[a], m->shape_type[b], m->shape_size[b]))
+    if (!cc_route_exists(ga->type, ga->size, gb->type, gb->size))
         return 0;
     if ((fa & fb & CC_SHAPE_FLAG_HAS_FILTERS) && cc_is_filter_pair(m, a, b)) return 0;
     return 1;

@@ -21,13 +21,13 @@ typedef struct cc_contact_side {
     float gap;
 } cc_contact_side;
 
-CC_HD cc_contact_side cc_contact_side_of(const cc_model_view* m, int shape)
+CC_HD cc_contact_side cc_contact_side_of(int shape, const cc_shape_geometry* g)
 {
     cc_contact_side s;
     s.shape = shape;
-    s.body = m->shape_body[shape];
-    s.thickness = m->shape_radius[shape] + m->shape_margin[shape];
-    s.gap = m->shape_gap[shape];
+    s.body = g->body;
+    s.thickness = g->radius + g->margin;
+    s.gap = g->gap;
     return s;
 }
 

@@ -11,6 +11,11 @@
 /* Lengths below this are treated as zero when normalising [m]. */
 #define CC_EPSILON_LENGTH 1.0e-12f
 
+/* Minimum and maximum as plain comparisons: unlike fminf/fmaxf they compile
+ * to single instructions on the CPU (a NaN operand gives either value). */
+CC_HD float cc_minf(float a, float b) { return a < b ? a : b; }
+CC_HD float cc_maxf(float a, float b) { return a > b ? a : b; }
+
 CC_HD cc_vec3 cc_v3(float x, float y, float z)
 {
     cc_vec3 r;
@@ -39,11 +44,11 @@ CC_HD float cc_v3_length(cc_vec3 a) { return sqrtf(cc_v3_dot(a, a)); }
 CC_HD cc_vec3 cc_v3_abs(cc_vec3 a) { return cc_v3(fabsf(a.x), fabsf(a.y), fabsf(a.z)); }
 CC_HD cc_vec3 cc_v3_min(cc_vec3 a, cc_vec3 b)
 {
-    return cc_v3(fminf(a.x, b.x), fminf(a.y, b.y), fminf(a.z, b.z));
+    return cc_v3(cc_minf(a.x, b.x), cc_minf(a.y, b.y), cc_minf(a.z, b.z));
 }
 CC_HD cc_vec3 cc_v3_max(cc_vec3 a, cc_vec3 b)
 {
-    return cc_v3(fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z));
+    return cc_v3(cc_maxf(a.x, b.x), cc_maxf(a.y, b.y), cc_maxf(a.z, b.z));
 }
 CC_HD float cc_v3_get(cc_vec3 a, int axis) { return axis == 0 ? a.x : (axis == 1 ? a.y : a.z); }
 CC_HD float cc_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }

@@ -58,20 +58,18 @@ CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* g
                                  cc_contacts_view out, int* contact_counter)
 {
     cc_pair p = grouped[i];
-    int sa = p.a, sb = p.b;
-    if (m->shape_type[sa] > m->shape_type[sb]) {
-        sa = p.b;
-        sb = p.a;
-    }
-    int ta = m->shape_type[sa], tb = m->shape_type[sb];
+    cc_shape_geometry g0 = m->shape_geom[p.a], g1 = m->shape_geom[p.b];
+    int swap = g0.type > g1.type;
+    int sa = swap ? p.b : p.a, sb = swap ? p.a : p.b;
+    cc_shape_geometry geo_a = swap ? g1 : g0, geo_b = swap ? g0 : g1;
     cc_geom ga, gb;
     ga.xf = shape_pose[sa];
-    ga.size = m->shape_size[sa];
+    ga.size = geo_a.size;
     gb.xf = shape_pose[sb];
-    gb.size = m->shape_size[sb];
-    cc_contact_side a = cc_contact_side_of(m, sa), b = cc_contact_side_of(m, sb);
+    gb.size = geo_b.size;
+    cc_contact_side a = cc_contact_side_of(sa, &geo_a), b = cc_contact_side_of(sb, &geo_b);
     cc_manifold mf;
-    cc_collide_cores(cc_route_of(ta, tb), &ga, &gb, cc_core_threshold(a, b), &mf);
+    cc_collide_cores(cc_route_of(geo_a.type, geo_b.type), &ga, &gb, cc_core_threshold(a, b), &mf);
     cc_write_manifold(&mf, a, b, body_pose, out, contact_counter);
 }
 

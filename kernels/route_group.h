@@ -12,7 +12,7 @@
 /* Route of a candidate pair, whose shapes go lower type first. */
 CC_HD int cc_pair_route(const cc_model_view* m, cc_pair p)
 {
-    int ta = m->shape_type[p.a], tb = m->shape_type[p.b];
+    int ta = m->shape_geom[p.a].type, tb = m->shape_geom[p.b].type;
     return ta <= tb ? cc_route_of(ta, tb) : cc_route_of(tb, ta);
 }
 

@@ -83,12 +83,11 @@ CC_HD cc_aabb cc_shape_aabb(int type, cc_vec3 size, cc_transform xf, float expan
 CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transform* body_pose,
                                   cc_transform* shape_pose, cc_aabb* aabb)
 {
-    int body = m->shape_body[i];
+    cc_shape_geometry g = m->shape_geom[i];
     cc_transform xf = m->shape_local[i];
-    if (body >= 0) xf = cc_tf_mul(body_pose[body], xf);
+    if (g.body >= 0) xf = cc_tf_mul(body_pose[g.body], xf);
     shape_pose[i] = xf;
-    float expand = m->shape_margin[i] + m->shape_gap[i];
-    aabb[i] = cc_shape_aabb(m->shape_type[i], m->shape_size[i], xf, expand);
+    aabb[i] = cc_shape_aabb(g.type, g.size, xf, g.margin + g.gap);
 }
 
 #endif
