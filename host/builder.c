@@ -99,10 +99,16 @@ static cc_status normalize_pose(cc_transform* t, const char* what)
 {
     if (!cc_is_finite_transform(*t))
         return cc_fail(CC_ERR_NOT_FINITE, "%s: the pose holds NaN or infinity; give finite position and quaternion", what);
+    /* Scale by the largest component first so that squaring cannot overflow. */
     cc_quat q = t->q;
-    float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    if (!(n > 1.0e-6f))
+    float big = fmaxf(fmaxf(fabsf(q.x), fabsf(q.y)), fmaxf(fabsf(q.z), fabsf(q.w)));
+    if (!(big > 1.0e-6f))
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: the pose quaternion has zero length; use (0,0,0,1) for no rotation", what);
+    q.x /= big;
+    q.y /= big;
+    q.z /= big;
+    q.w /= big;
+    float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
     t->q.x = q.x / n;
     t->q.y = q.y / n;
     t->q.z = q.z / n;
@@ -194,9 +200,9 @@ cc_status cc_builder_add_shape(cc_builder* b, int body, cc_shape_type type, cc_v
     if (!isfinite(d.margin) || !isfinite(d.gap))
         return cc_fail(CC_ERR_NOT_FINITE, "%s: margin or gap is not finite", what);
     if (d.margin < 0.0f)
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %g is negative; use 0 or a positive offset in metres", what, (double)d.margin);
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %.9g is negative; use 0 or a positive offset in metres", what, (double)d.margin);
     if (d.gap < 0.0f && d.gap != CC_GAP_FROM_BUILDER)
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: gap %g is negative; use 0, a positive distance or CC_GAP_FROM_BUILDER", what, (double)d.gap);
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: gap %.9g is negative; use 0, a positive distance or CC_GAP_FROM_BUILDER", what, (double)d.gap);
     int world = -1;
     if (body >= 0) {
         world = b->bodies[body].world;

@@ -9,10 +9,10 @@
 #include "capacity.h"
 
 /* Typical number of touching neighbours of a shape in a resting pile. */
-#define NEIGHBOURS_AT_REST 6
+#define NEIGHBOURS_AT_REST 8
 /* Candidate pairs per dynamic shape: touching neighbours plus those within
  * margin + gap. */
-#define CANDIDATES_PER_SHAPE 8
+#define CANDIDATES_PER_SHAPE 16
 /* Lower bound on every buffer, so that small scenes never start tight. */
 #define MIN_CAPACITY 256
 

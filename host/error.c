@@ -76,9 +76,21 @@ void cc_log(cc_log_level level, const char* format, ...)
     log_fn(level, message, log_user);
 }
 
-void* cc_host_alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
-void* cc_host_calloc(size_t count, size_t size) { return calloc(count ? count : 1, size ? size : 1); }
-void* cc_host_realloc(void* p, size_t bytes) { return realloc(p, bytes ? bytes : 1); }
+void* cc_host_alloc(size_t bytes)
+{
+    cc_count_allocation();
+    return malloc(bytes ? bytes : 1);
+}
+void* cc_host_calloc(size_t count, size_t size)
+{
+    cc_count_allocation();
+    return calloc(count ? count : 1, size ? size : 1);
+}
+void* cc_host_realloc(void* p, size_t bytes)
+{
+    cc_count_allocation();
+    return realloc(p, bytes ? bytes : 1);
+}
 void cc_host_free(void* p) { free(p); }
 
 int cc_reserve(void** items, int* capacity, int needed, size_t item_size)

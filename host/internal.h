@@ -27,6 +27,9 @@ void cc_log(cc_log_level level, const char* format, ...)
 #endif
     ;
 
+/* Counts one allocation for cc_allocation_count. */
+void cc_count_allocation(void);
+
 /* Host allocation; NULL on failure (callers report CC_ERR_OUT_OF_MEMORY). */
 void* cc_host_alloc(size_t bytes);
 void* cc_host_calloc(size_t count, size_t size);

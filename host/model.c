@@ -214,7 +214,7 @@ static cc_status check_range(const cc_state* s, int first, int count, const void
     if (!s || (!data && count > 0)) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: state or data is NULL", what);
     int n = s->model->host_view.body_count;
     if (first < 0 || count < 0 || first > n - count)
-        return cc_fail(CC_ERR_INVALID_BODY, "%s: bodies [%d, %d) are outside 0..%d", what, first, first + count, n);
+        return cc_fail(CC_ERR_INVALID_BODY, "%s: bodies [%d, %lld) are outside 0..%d", what, first, (long long)first + count, n);
     return CC_OK;
 }
 

@@ -194,6 +194,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
                (long long)contact_cap, (long long)(contact_cap * 56 >> 20), model->host_view.shape_count, model->host_view.world_count);
     p->info.shape_pairs_max = (int)pair_cap;
     p->info.rigid_contact_max = (int)contact_cap;
+    p->last_contact_capacity = (int)contact_cap;
 
     int n = model->host_view.shape_count;
     void *pose = NULL, *aabb = NULL, *pairs = NULL, *grouped = NULL, *counters = NULL;
@@ -250,6 +251,7 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     cc_pass_view v = p->view;
     v.body_pose = state->body_pose;
     v.contacts = contacts->view;
+    p->last_contact_capacity = contacts->view.capacity;
     v.route_seconds = p->profiling && be == cc_backend_cpu() ? p->route_seconds : NULL;
     cc_status s = CC_OK;
 #define RUN(stage)                                             \
@@ -307,8 +309,8 @@ cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out)
     out->pairs_capacity = p->info.shape_pairs_max;
     out->pairs_overflowed = counts[0] > p->info.shape_pairs_max;
     out->contacts_needed = counts[1];
-    out->contacts_capacity = p->info.rigid_contact_max;
-    out->contacts_overflowed = counts[1] > p->info.rigid_contact_max;
+    out->contacts_capacity = p->last_contact_capacity;
+    out->contacts_overflowed = counts[1] > p->last_contact_capacity;
     return cc_ok();
 }
 

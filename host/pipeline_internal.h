@@ -15,6 +15,7 @@ struct cc_pipeline {
     void* buffers[CC_MAX_PIPELINE_BUFFERS];
     int buffer_count;
     int profiling;
+    int last_contact_capacity; /* capacity of the buffer the last pass wrote */
     void* timers[CC_TIMER_COUNT];
     cc_stage_times times;
     double route_seconds[CC_ROUTE_COUNT]; /* CPU profiling */

@@ -112,10 +112,14 @@ CC_HD void cc_sap_project_thread(int e, const cc_sap_view* v, const cc_aabb* aab
 {
     cc_vec3 axis = *v->axis;
     cc_aabb b = aabb[v->entry_shape[e]];
-    cc_vec3 c = cc_v3_scale(cc_v3_add(b.lower, b.upper), 0.5f);
-    cc_vec3 h = cc_v3_scale(cc_v3_sub(b.upper, b.lower), 0.5f);
-    float mid = cc_v3_dot(c, axis), rad = cc_v3_dot(h, cc_v3_abs(axis));
-    float lo = mid - rad, hi = mid + rad;
+    /* Per component, the corner that minimises (maximises) the projection.
+     * No centre/half-width form: for a half-unbounded box (an infinite
+     * plane) that would cancel the finite bound against the 1e30 one. */
+    cc_vec3 lo_corner = cc_v3(axis.x >= 0.0f ? b.lower.x : b.upper.x, axis.y >= 0.0f ? b.lower.y : b.upper.y,
+                              axis.z >= 0.0f ? b.lower.z : b.upper.z);
+    cc_vec3 hi_corner = cc_v3(axis.x >= 0.0f ? b.upper.x : b.lower.x, axis.y >= 0.0f ? b.upper.y : b.lower.y,
+                              axis.z >= 0.0f ? b.upper.z : b.lower.z);
+    float lo = cc_v3_dot(lo_corner, axis), hi = cc_v3_dot(hi_corner, axis);
     v->lower[e] = lo;
     v->upper[e] = hi;
     v->unsorted_keys[e] = ((uint64_t)(uint32_t)v->entry_segment[e] << 32) | cc_float_order_bits(lo);

@@ -51,7 +51,7 @@ typedef struct cc_overflow {
     int pairs_capacity;      ///< shape_pairs_max
     int contacts_overflowed; ///< nonzero: contacts were dropped
     int contacts_needed;     ///< contacts the pass found (a lower bound if pairs overflowed)
-    int contacts_capacity;   ///< rigid_contact_max
+    int contacts_capacity;   ///< rows of the contact buffer the last pass wrote
 } cc_overflow;
 
 /// Stage durations of the last pass [ms], measured only when profiling is on.
