@@ -33,7 +33,8 @@ CC_HD cc_vec3 cc_rotated_box_extent(cc_quat q, cc_vec3 h)
 /* World AABB of one shape at world pose xf, grown by `expand` on every side.
  * An infinite plane is the half-space below it: unbounded except on an axis
  * its normal is aligned with, where it stops at the surface. A finite plane
- * is bounded by its rectangle. */
+ * is the half-space under its rectangle: bounded by the rectangle across
+ * the normal, open below it. */
 CC_HD cc_aabb cc_shape_aabb(int type, cc_vec3 size, cc_transform xf, float expand)
 {
     cc_vec3 c = xf.p, e;
@@ -51,8 +52,22 @@ CC_HD cc_aabb cc_shape_aabb(int type, cc_vec3 size, cc_transform xf, float expan
         break;
     case CC_SHAPE_PLANE:
         if (!cc_plane_is_infinite(size)) {
-            e = cc_rotated_box_extent(xf.q, cc_v3(size.x, size.y, 0.0f));
-            break;
+            /* The solid under the rectangle reaches down without limit, so
+             * the box is open on the side each normal component points away
+             * from. */
+            cc_vec3 n = cc_q_rotate(xf.q, cc_v3(0.0f, 0.0f, 1.0f));
+            cc_vec3 r = cc_v3_add(cc_rotated_box_extent(xf.q, cc_v3(size.x, size.y, 0.0f)),
+                                  cc_v3(expand, expand, expand));
+            cc_aabb box;
+            box.lower = cc_v3_sub(c, r);
+            box.upper = cc_v3_add(c, r);
+            if (n.x > 1.0e-6f) box.lower.x = -CC_AABB_UNBOUNDED;
+            if (n.x < -1.0e-6f) box.upper.x = CC_AABB_UNBOUNDED;
+            if (n.y > 1.0e-6f) box.lower.y = -CC_AABB_UNBOUNDED;
+            if (n.y < -1.0e-6f) box.upper.y = CC_AABB_UNBOUNDED;
+            if (n.z > 1.0e-6f) box.lower.z = -CC_AABB_UNBOUNDED;
+            if (n.z < -1.0e-6f) box.upper.z = CC_AABB_UNBOUNDED;
+            return box;
         } else {
             cc_aabb box;
             cc_vec3 n = cc_q_rotate(xf.q, cc_v3(0.0f, 0.0f, 1.0f));

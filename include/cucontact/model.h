@@ -107,7 +107,8 @@ size_t cc_model_device_bytes(const cc_model* m);
 cc_status cc_state_create(const cc_model* m, cc_state** out);
 void cc_state_destroy(cc_state* s);
 /// Copies poses of bodies [first, first+count) from host memory. Non-finite
-/// values are rejected and nothing is changed.
+/// values are rejected and nothing is changed. Quaternions must be unit
+/// length (the builder normalises its poses; the state takes them as given).
 cc_status cc_state_set_body_poses(cc_state* s, int first, int count, const cc_transform* poses);
 cc_status cc_state_get_body_poses(const cc_state* s, int first, int count, cc_transform* poses);
 /// Linear [m/s] and angular [rad/s] world velocities; used by the step.
