@@ -50,8 +50,11 @@ static void cpu_explicit(const cc_pass_view* v)
     const cc_explicit_view* e = &v->explicit_pairs;
     for (int gi = 0; gi < e->group_count; ++gi) {
         const cc_explicit_group* g = &e->groups[gi];
-        for (int inst = 0; inst < g->instance_count; ++inst)
-            for (int p = 0; p < g->pair_count; ++p) cc_explicit_test(e, v->aabb, g, inst, p, v->pairs);
+        const cc_pair* pairs = e->pairs + g->pair_start;
+        for (int inst = 0; inst < g->instance_count; ++inst) {
+            int offset = e->instance_offset[g->instance_start + inst];
+            for (int p = 0; p < g->pair_count; ++p) cc_explicit_test_entry(pairs[p], offset, v->aabb, v->pairs);
+        }
     }
 }
 

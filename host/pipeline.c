@@ -128,14 +128,13 @@ static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
     if (s != CC_OK) return s;
     size_t n = (size_t)l.entry_count;
     cc_sap_view* v = &p->view.sap;
-    void *shape = NULL, *segment = NULL, *uk = NULL, *uv = NULL, *k = NULL, *val = NULL, *lo = NULL, *hi = NULL, *axis = NULL;
+    void *shape = NULL, *segment = NULL, *uk = NULL, *uv = NULL, *k = NULL, *val = NULL, *hi = NULL, *axis = NULL;
     s = pipeline_upload(p, l.entry_shape, sizeof(int) * n, &shape);
     if (s == CC_OK) s = pipeline_upload(p, l.entry_segment, sizeof(int) * n, &segment);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &uk);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &uv);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &k);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &val);
-    if (s == CC_OK) s = pipeline_alloc(p, sizeof(float) * n, &lo);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(float) * n, &hi);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_vec3), &axis);
     if (s == CC_OK) {
@@ -150,7 +149,6 @@ static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
         v->unsorted_values = (int*)uv;
         v->keys = (uint64_t*)k;
         v->values = (int*)val;
-        v->lower = (float*)lo;
         v->upper = (float*)hi;
         v->axis = (cc_vec3*)axis;
         /* Pairs SAP can report: all pairs within each segment. */

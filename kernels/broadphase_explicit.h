@@ -27,15 +27,20 @@ typedef struct cc_explicit_view {
 
 CC_HD int cc_explicit_decode(int entry, int offset) { return entry >= 0 ? entry + offset : -entry - 1; }
 
+/* Tests one stored pair entry for the instance whose first shape is offset. */
+CC_HD void cc_explicit_test_entry(cc_pair e, int offset, const cc_aabb* aabb, cc_pair_sink sink)
+{
+    int a = cc_explicit_decode(e.a, offset), b = cc_explicit_decode(e.b, offset);
+    /* Filters were applied when the pairs were enumerated. */
+    if (cc_aabb_overlap(aabb[a], aabb[b])) cc_emit_pair(sink, a, b);
+}
+
 /* Tests stored pair p of group g for one instance. */
 CC_HD void cc_explicit_test(const cc_explicit_view* v, const cc_aabb* aabb, const cc_explicit_group* g,
                             int instance, int p, cc_pair_sink sink)
 {
-    cc_pair e = v->pairs[g->pair_start + p];
-    int offset = v->instance_offset[g->instance_start + instance];
-    int a = cc_explicit_decode(e.a, offset), b = cc_explicit_decode(e.b, offset);
-    /* Filters were applied when the pairs were enumerated. */
-    if (cc_aabb_overlap(aabb[a], aabb[b])) cc_emit_pair(sink, a, b);
+    cc_explicit_test_entry(v->pairs[g->pair_start + p], v->instance_offset[g->instance_start + instance], aabb,
+                           sink);
 }
 
 /* Per-thread body: flat index t over every (group, instance, pair). */
@@ -49,7 +54,13 @@ CC_HD void cc_explicit_thread(int64_t t, const cc_explicit_view* v, const cc_aab
     }
     const cc_explicit_group* g = &v->groups[lo];
     int64_t k = t - g->first_test;
-    cc_explicit_test(v, aabb, g, (int)(k / g->pair_count), (int)(k % g->pair_count), sink);
+    /* 32-bit division where it fits: 64-bit division is slow on GPUs. */
+    if (k <= 0x7fffffff) {
+        unsigned k32 = (unsigned)k, n = (unsigned)g->pair_count;
+        cc_explicit_test(v, aabb, g, (int)(k32 / n), (int)(k32 % n), sink);
+    } else {
+        cc_explicit_test(v, aabb, g, (int)(k / g->pair_count), (int)(k % g->pair_count), sink);
+    }
 }
 
 #endif

@@ -33,7 +33,6 @@ typedef struct cc_sap_view {
     int* unsorted_values;     /* (entry_count) entry index written by the projection */
     uint64_t* keys;           /* (entry_count) the keys after the radix sort */
     int* values;              /* (entry_count) entry indices in key order */
-    float* lower;             /* (entry_count) projected lower bound, by entry */
     float* upper;             /* (entry_count) projected upper bound, by entry */
     cc_vec3* axis;            /* (1) sweep axis of this pass */
 } cc_sap_view;
@@ -120,28 +119,29 @@ CC_HD void cc_sap_project_thread(int e, const cc_sap_view* v, const cc_aabb* aab
     cc_vec3 hi_corner = cc_v3(axis.x >= 0.0f ? b.upper.x : b.lower.x, axis.y >= 0.0f ? b.upper.y : b.lower.y,
                               axis.z >= 0.0f ? b.upper.z : b.lower.z);
     float lo = cc_v3_dot(lo_corner, axis), hi = cc_v3_dot(hi_corner, axis);
-    v->lower[e] = lo;
     v->upper[e] = hi;
     v->unsorted_keys[e] = ((uint64_t)(uint32_t)v->entry_segment[e] << 32) | cc_float_order_bits(lo);
     v->unsorted_values[e] = e;
 }
 
-/* Per sorted position i: sweep forward through its segment. */
+/* Per sorted position i: sweep forward through its segment. Keys order by
+ * segment, then lower bound, so one comparison against (segment, upper
+ * bound) ends the sweep at whichever comes first. */
 CC_HD void cc_sap_sweep_thread(int i, const cc_sap_view* v, const cc_model_view* m,
                                const cc_aabb* aabb, cc_pair_sink sink)
 {
     int ei = v->values[i];
     uint64_t segment = v->keys[i] >> 32;
+    uint64_t limit = (segment << 32) | cc_float_order_bits(v->upper[ei]);
     int a = v->entry_shape[ei];
-    float upper = v->upper[ei];
+    cc_aabb box = aabb[a];
     int a_global = m->shape_world[a] < 0;
-    for (int j = i + 1; j < v->entry_count; ++j) {
-        if ((v->keys[j] >> 32) != segment) break;
-        int ej = v->values[j];
-        if (!(v->lower[ej] <= upper)) break;
-        int b = v->entry_shape[ej];
-        if (a_global && m->shape_world[b] < 0 && segment != 0) continue;
-        cc_test_and_emit_pair(m, aabb, a, b, sink);
+    for (int j = i + 1; j < v->entry_count && v->keys[j] <= limit; ++j) {
+        int b = v->entry_shape[v->values[j]];
+        if (!cc_aabb_overlap(box, aabb[b])) continue;
+        /* Two globals meet in every segment; report them in the first only. */
+        if (a_global && segment != 0 && m->shape_world[b] < 0) continue;
+        if (cc_pair_may_collide(m, a, b)) cc_emit_pair(sink, a, b);
     }
 }
 
