@@ -20,8 +20,12 @@ step "device"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>&1 | tee "$out/device.log"
 
 step "build"
+# GPU machines may lack an installed GoogleTest: a copy of its sources in
+# .gtest-src (cp -r /usr/src/googletest .gtest-src, carried along) is used then.
+gtest_args=()
+[ -d .gtest-src ] && gtest_args=(-DCUCONTACT_GTEST_SOURCE_DIR="$PWD/.gtest-src")
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCUCONTACT_CUDA=ON -DCUCONTACT_WERROR=ON \
-  -DCMAKE_CUDA_ARCHITECTURES=native >"$out/build.log" 2>&1 &&
+  -DCMAKE_CUDA_ARCHITECTURES=native "${gtest_args[@]}" >"$out/build.log" 2>&1 &&
   cmake --build build-gpu -j"$(nproc)" >>"$out/build.log" 2>&1
 rc=$?; record $rc build
 if [ $rc -ne 0 ]; then tail -50 "$out/build.log"; exit 1; fi
