@@ -23,7 +23,7 @@
 __device__ __forceinline__ int cc_atomic_add_i32(int* addr, int value)
 {
     unsigned active = __activemask();
-    int lane = (int)(threadIdx.x & 31u);
+    int lane = (int)(threadIdx.x & 31u); /* every launch uses 1-D blocks */
     int result = 0;
     unsigned remaining = active;
     while (remaining) {
@@ -46,18 +46,11 @@ __device__ __forceinline__ int cc_atomic_add_i32(int* addr, int value)
     }
     return result;
 }
-CC_HD int cc_atomic_max_i32(int* addr, int value) { return atomicMax(addr, value); }
 #else
 CC_HD int cc_atomic_add_i32(int* addr, int value)
 {
     int old = *addr;
     *addr = old + value;
-    return old;
-}
-CC_HD int cc_atomic_max_i32(int* addr, int value)
-{
-    int old = *addr;
-    if (value > old) *addr = value;
     return old;
 }
 #endif
