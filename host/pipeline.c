@@ -12,6 +12,8 @@
 #define EXPLICIT_COUNT_LIMIT ((int64_t)1 << 28)
 /* Warn when the contact buffer estimate reaches this size. */
 #define LARGE_BUFFER_BYTES ((int64_t)256 << 20)
+/* Device bytes of one contact row (see cc_contacts_view). */
+#define CONTACT_ROW_BYTES 56
 
 cc_pipeline_def cc_default_pipeline_def(void)
 {
@@ -187,9 +189,9 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     cc_capacity_estimate est = cc_estimate_capacity(model, possible);
     int64_t pair_cap = d.shape_pairs_max > 0 ? d.shape_pairs_max : clamp_capacity(est.pairs);
     int64_t contact_cap = d.rigid_contact_max > 0 ? d.rigid_contact_max : clamp_capacity(est.contacts);
-    if (d.rigid_contact_max < 0 && contact_cap * 56 >= LARGE_BUFFER_BYTES)
+    if (d.rigid_contact_max < 0 && contact_cap * CONTACT_ROW_BYTES >= LARGE_BUFFER_BYTES)
         cc_log(CC_LOG_WARNING, "estimated rigid_contact_max %lld needs %lld MiB per contact buffer (%d shapes, %d worlds); pass rigid_contact_max to choose the memory",
-               (long long)contact_cap, (long long)(contact_cap * 56 >> 20), model->host_view.shape_count, model->host_view.world_count);
+               (long long)contact_cap, (long long)(contact_cap * CONTACT_ROW_BYTES >> 20), model->host_view.shape_count, model->host_view.world_count);
     p->info.shape_pairs_max = (int)pair_cap;
     p->info.rigid_contact_max = (int)contact_cap;
     p->last_contact_capacity = (int)contact_cap;
