@@ -28,6 +28,8 @@ typedef struct options {
     const char* json;
     int cross_check;
     int routes;
+    int deterministic;
+    cc_contact_matching matching;
 } options;
 
 typedef struct run_result {
@@ -74,6 +76,8 @@ static void usage(FILE* f)
             "  --density D           sap: volume fraction filled by boxes (default 0.1)\n"
             "  --gap G               detection gap of every shape in metres (default 0.01)\n"
             "  --routes              print candidate pairs and ns per pair for each route\n"
+            "  --deterministic       sort contacts by key each pass; prints the cost against a plain pass\n"
+            "  --matching MODE       latest or sticky contact matching (implies --deterministic)\n"
             "  --json FILE           also write the results as JSON\n"
             "  --cross-check         compare CPU and CUDA pairs and contacts instead of timing\n"
             "  --help                this text\n");
@@ -111,6 +115,8 @@ static int parse_options(int argc, char** argv, options* o)
             o->cross_check = 1;
         } else if (!strcmp(a, "--routes")) {
             o->routes = 1;
+        } else if (!strcmp(a, "--deterministic")) {
+            o->deterministic = 1;
         } else if (!v) {
             fprintf(stderr, "cucontact-bench: %s needs a value\n", a);
             return 0;
@@ -175,6 +181,15 @@ static int parse_options(int argc, char** argv, options* o)
                 fprintf(stderr, "cucontact-bench: --gap wants a distance >= 0\n");
                 return 0;
             }
+        } else if (!strcmp(a, "--matching")) {
+            i++;
+            if (!strcmp(v, "latest")) o->matching = CC_MATCHING_LATEST;
+            else if (!strcmp(v, "sticky")) o->matching = CC_MATCHING_STICKY;
+            else {
+                fprintf(stderr, "cucontact-bench: unknown matching mode '%s' (latest, sticky)\n", v);
+                return 0;
+            }
+            o->deterministic = 1;
         } else if (!strcmp(a, "--json")) {
             i++;
             o->json = v;
@@ -232,6 +247,8 @@ static cc_status create_objects(const options* o, bench_scene scene, int worlds,
     if (st == CC_OK) st = cc_state_create(s->model, &s->state);
     cc_pipeline_def pd = cc_default_pipeline_def();
     pd.broad_phase = o->broad_phase;
+    pd.deterministic = o->deterministic;
+    pd.contact_matching = o->matching;
     if (st == CC_OK) st = cc_pipeline_create(s->model, &pd, &s->pipeline);
     if (st == CC_OK) st = cc_contacts_create(s->pipeline, &s->contacts);
     return st;
@@ -375,6 +392,18 @@ int main(int argc, char** argv)
                 }
                 print_row(&o, &r);
                 if (o.routes) print_routes(&r);
+                if (o.deterministic) {
+                    /* The same run without ordering or matching, for the ratio. */
+                    options plain = o;
+                    plain.deterministic = 0;
+                    plain.matching = CC_MATCHING_DISABLED;
+                    run_result base;
+                    if (run_one(&plain, scene, wl[wi], sl[sj], &base))
+                        printf("  %s%s costs %.2fx the plain pass (%.4f ms vs %.4f ms)\n", "deterministic",
+                               o.matching == CC_MATCHING_LATEST ? " + latest matching"
+                               : o.matching == CC_MATCHING_STICKY ? " + sticky matching" : "",
+                               r.total_ms / base.total_ms, r.total_ms, base.total_ms);
+                }
                 if (json) write_json(json, &o, &r, first);
                 first = 0;
             }

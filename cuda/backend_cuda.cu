@@ -65,6 +65,12 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
     case CC_STAGE_ROUTE_GROUP: return cc_cuda_route_group(v, s);
     case CC_STAGE_NARROWPHASE: return cc_cuda_narrowphase(v, s);
     case CC_STAGE_FINALIZE: return cc_cuda_finalize(v, s);
+    case CC_STAGE_KEYS_CLEAR: return cc_cuda_keys_clear(v, s);
+    case CC_STAGE_CONTACT_SORT: return cc_cuda_contact_sort(v, s);
+    case CC_STAGE_CONTACT_GATHER: return cc_cuda_contact_gather(v, s);
+    case CC_STAGE_MATCH: return cc_cuda_match(v, s);
+    case CC_STAGE_REPORT: return cc_cuda_report(v, s);
+    case CC_STAGE_MATCH_SAVE: return cc_cuda_match_save(v, s);
     }
     return cc_fail(CC_ERR_INVALID_ARGUMENT, "unknown stage %d", (int)stage);
 }
@@ -99,7 +105,7 @@ static cc_status cuda_synchronize(cc_stream stream)
 
 static const cc_backend cuda_backend = {
     "cuda",           cuda_open_device, cuda_alloc,         cuda_free,         cuda_upload,
-    cuda_download,    cc_cuda_sort_temp_bytes, cuda_run_stage, cuda_timer_create, cuda_timer_destroy,
+    cuda_download,    cc_cuda_sort_temp_bytes, cc_cuda_select_temp_bytes, cuda_run_stage, cuda_timer_create, cuda_timer_destroy,
     cuda_timer_record, cuda_timer_elapsed, cuda_synchronize,
 };
 

@@ -1,7 +1,5 @@
 // SAP broad phase on the GPU: axis (one block, fixed-order reduction),
-// projection, CUB radix sort, sweep. The only translation unit using CUB.
-#include <cub/device/device_radix_sort.cuh>
-
+// projection, radix sort (device_primitives.cu), sweep.
 #include "kernels/broadphase_sap.h"
 #include "launch.h"
 
@@ -44,23 +42,11 @@ cc_status cc_cuda_sap_project(const cc_pass_view* v, cudaStream_t s)
     return cc_cuda_check("SAP projection kernel");
 }
 
-size_t cc_cuda_sort_temp_bytes(int n)
-{
-    size_t bytes = 0;
-    cub::DeviceRadixSort::SortPairs(nullptr, bytes, (const uint64_t*)nullptr, (uint64_t*)nullptr,
-                                    (const int*)nullptr, (int*)nullptr, n > 0 ? n : 1);
-    return bytes;
-}
-
 cc_status cc_cuda_sap_sort(const cc_pass_view* v, cudaStream_t s)
 {
     if (v->sap.entry_count == 0) return CC_OK;
-    size_t bytes = v->sort_temp_bytes;
-    cudaError_t e = cub::DeviceRadixSort::SortPairs(v->sort_temp, bytes, v->sap.unsorted_keys, v->sap.keys,
-                                                    v->sap.unsorted_values, v->sap.values,
-                                                    v->sap.entry_count, 0, 64, s);
-    if (e != cudaSuccess) return cc_fail(CC_ERR_CUDA, "SAP radix sort failed: %s", cudaGetErrorString(e));
-    return cc_cuda_check("SAP radix sort");
+    return cc_cuda_radix_sort_pairs(v, v->sap.unsorted_keys, v->sap.keys, v->sap.unsorted_values, v->sap.values,
+                                    v->sap.entry_count, s);
 }
 
 cc_status cc_cuda_sap_sweep(const cc_pass_view* v, cudaStream_t s)

@@ -41,6 +41,16 @@ cc_status cc_cuda_sap_project(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_sap_sort(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_sap_sweep(const cc_pass_view* v, cudaStream_t s);
 size_t cc_cuda_sort_temp_bytes(int n);
+size_t cc_cuda_select_temp_bytes(int n);
+/* Stable radix sort of n (key, value) pairs with the pass's scratch. */
+cc_status cc_cuda_radix_sort_pairs(const cc_pass_view* v, const uint64_t* keys_in, uint64_t* keys_out,
+                                   const int* values_in, int* values_out, int n, cudaStream_t s);
+cc_status cc_cuda_keys_clear(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_contact_sort(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_contact_gather(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_match(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_report(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_match_save(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_route_group(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_narrowphase(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_finalize(const cc_pass_view* v, cudaStream_t s);

@@ -23,7 +23,13 @@ typedef enum cc_stage {
     CC_STAGE_SAP_SWEEP,
     CC_STAGE_ROUTE_GROUP,
     CC_STAGE_NARROWPHASE,
-    CC_STAGE_FINALIZE
+    CC_STAGE_FINALIZE,
+    CC_STAGE_KEYS_CLEAR,     /* raw keys := CC_KEY_EMPTY */
+    CC_STAGE_CONTACT_SORT,   /* radix sort of raw keys */
+    CC_STAGE_CONTACT_GATHER, /* sorted rows into the user's buffer */
+    CC_STAGE_MATCH,          /* generations, claims, resolve (and sticky replay) */
+    CC_STAGE_REPORT,         /* new and broken index lists */
+    CC_STAGE_MATCH_SAVE      /* this pass becomes the previous one */
 } cc_stage;
 
 typedef struct cc_backend {
@@ -37,6 +43,8 @@ typedef struct cc_backend {
     cc_status (*download)(void* dst, const void* src, size_t bytes);
     /* Scratch bytes the SAP radix sort of n 64-bit keys needs. */
     size_t (*sort_temp_bytes)(int n);
+    /* Scratch bytes for selecting up to n indices into a compact list. */
+    size_t (*select_temp_bytes)(int n);
     /* Enqueues one stage of a pass. */
     cc_status (*run_stage)(cc_stage stage, const cc_pass_view* v, cc_stream stream);
     /* Timing marks for profiling: record on the stream, then read after a wait. */

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "kernels/contact_order.h"
 #include "kernels/narrowphase.h"
 #include "kernels/route_group.h"
 #include "kernels/shape_bounds.h"
@@ -29,6 +30,43 @@ static cc_status cpu_copy(void* dst, const void* src, size_t bytes)
 }
 
 static size_t cpu_sort_temp_bytes(int n) { return cc_radix_sort_temp_bytes(n); }
+static size_t cpu_select_temp_bytes(int n)
+{
+    (void)n;
+    return 0;
+}
+
+/* Where the narrow phase writes: the raw rows and keys in deterministic
+ * mode, the user's buffer otherwise. */
+static cc_contact_sink narrowphase_sink(const cc_pass_view* v)
+{
+    cc_contact_sink s;
+    s.rows = v->raw_keys ? v->raw : v->contacts;
+    s.counter = &v->counters->contact_count;
+    s.keys = v->raw_keys;
+    s.layout = v->key_layout;
+    return s;
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Row i of a pass over n rows; with a shuffle seed, a multiplier coprime
+ * to n scrambles the order (a bijection on [0, n)). */
+static int shuffled(int i, int n, unsigned seed)
+{
+    if (!seed || n < 2) return i;
+    uint64_t a = 2u * (seed % 7919u) + 7919u;
+    while (gcd_u64(a, (uint64_t)n) != 1) a++;
+    return (int)((a * (uint64_t)i + seed) % (uint64_t)n);
+}
 
 /* The CPU walks the same pairs as the GPU's flat thread index, in nested
  * loops rather than decoding each index. */
@@ -75,14 +113,14 @@ static double now_seconds(void)
  * after route grouping), timing each. */
 static void cpu_narrowphase_timed(const cc_pass_view* v)
 {
+    cc_contact_sink sink = narrowphase_sink(v);
     cc_pass_counters* c = v->counters;
     int start = 0;
     for (int r = 0; r < CC_ROUTE_COUNT; ++r) {
         int end = cc_min_i32(start + c->route_count[r], v->pairs.capacity);
         double t0 = now_seconds();
         for (int i = start; i < end; ++i)
-            cc_narrowphase_thread(i, &v->model, v->grouped_pairs, v->shape_pose, v->body_pose,
-                                  v->contacts, &c->contact_count);
+            cc_narrowphase_thread(i, &v->model, v->grouped_pairs, v->shape_pose, v->body_pose, sink);
         v->route_seconds[r] = now_seconds() - t0;
         start = end;
     }
@@ -132,11 +170,42 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
             break;
         }
         for (int i = 0; i < pairs; ++i)
-            cc_narrowphase_thread(i, m, v->grouped_pairs, v->shape_pose, v->body_pose, v->contacts,
-                                  &c->contact_count);
+            cc_narrowphase_thread(shuffled(i, pairs, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
+                                  v->body_pose, narrowphase_sink(v));
         break;
     case CC_STAGE_FINALIZE:
-        cc_pass_finalize(c, v->contacts);
+        cc_pass_finalize(c, narrowphase_sink(v).rows);
+        break;
+    case CC_STAGE_KEYS_CLEAR:
+        memset(v->raw_keys, 0xff, sizeof(uint64_t) * (size_t)v->raw.capacity);
+        break;
+    case CC_STAGE_CONTACT_SORT:
+        /* Only the written rows: the sentinels past them would sort last. */
+        cc_radix_sort_pairs_u64(v->raw_keys, v->sorted_keys, v->identity, v->permutation, *v->contacts.count, 64,
+                                v->sort_temp);
+        break;
+    case CC_STAGE_CONTACT_GATHER:
+        for (int i = 0; i < *v->contacts.count; ++i) cc_gather_contact_thread(i, v->permutation, v->raw, v->contacts);
+        break;
+    case CC_STAGE_MATCH:
+        cc_match_begin(&v->match, v->contacts);
+        memset(v->match.claims, 0xff, sizeof(unsigned long long) * (size_t)v->raw.capacity);
+        for (int i = 0; i < *v->contacts.count; ++i) cc_match_claim_thread(i, &v->match, m, v->body_pose, v->contacts);
+        for (int i = 0; i < *v->contacts.count; ++i) cc_match_resolve_thread(i, &v->match, m, v->body_pose, v->contacts);
+        break;
+    case CC_STAGE_REPORT: {
+        int n_new = 0, n_broken = 0;
+        for (int i = 0; i < *v->contacts.count; ++i)
+            if (cc_report_is_new(i, v->contacts)) v->contacts.new_indices[n_new++] = i;
+        for (int j = 0; j < v->match.state->prev_count; ++j)
+            if (cc_report_is_broken(j, &v->match)) v->contacts.broken_indices[n_broken++] = j;
+        *v->contacts.new_count = n_new;
+        *v->contacts.broken_count = n_broken;
+        break;
+    }
+    case CC_STAGE_MATCH_SAVE:
+        for (int i = 0; i < *v->contacts.count; ++i) cc_match_save_thread(i, &v->match, m, v->body_pose, v->contacts);
+        cc_match_end(&v->match, v->contacts);
         break;
     }
     return CC_OK;
@@ -171,7 +240,7 @@ static cc_status cpu_synchronize(cc_stream stream)
 
 static const cc_backend cpu_backend = {
     "cpu",           cpu_open_device, cpu_alloc,        cc_host_free,     cpu_copy,
-    cpu_copy,        cpu_sort_temp_bytes, cpu_run_stage, cpu_timer_create, cc_host_free,
+    cpu_copy,        cpu_sort_temp_bytes, cpu_select_temp_bytes, cpu_run_stage, cpu_timer_create, cc_host_free,
     cpu_timer_record, cpu_timer_elapsed, cpu_synchronize,
 };
 

@@ -1,10 +1,12 @@
 /* Pipeline creation (broad-phase choice, capacities, every buffer) and the
  * collision pass: bounds, broad phase, route grouping, narrow phase. */
+#include <math.h>
 #include <string.h>
 
 #include "capacity.h"
 #include "pair_layout.h"
 #include "pipeline_internal.h"
+#include "testing.h"
 
 #define CC_DEF_COOKIE 0x63635f64
 #define DEFAULT_EXPLICIT_BUDGET ((size_t)64 << 20)
@@ -22,6 +24,11 @@ cc_pipeline_def cc_default_pipeline_def(void)
     d.rigid_contact_max = CC_CAPACITY_AUTO;
     d.shape_pairs_max = CC_CAPACITY_AUTO;
     d.explicit_pair_budget_bytes = DEFAULT_EXPLICIT_BUDGET;
+    d.deterministic = 0;
+    d.contact_matching = CC_MATCHING_DISABLED;
+    d.contact_matching_pos_threshold = 0.0005f;
+    d.contact_matching_normal_dot_threshold = 0.9f;
+    d.contact_report = 0;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -56,7 +63,36 @@ static cc_status validate_def(const cc_pipeline_def* d)
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: rigid_contact_max %d is invalid; give a positive row count or CC_CAPACITY_AUTO", what, d->rigid_contact_max);
     if (d->shape_pairs_max == 0 || d->shape_pairs_max < CC_CAPACITY_AUTO)
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: shape_pairs_max %d is invalid; give a positive pair count or CC_CAPACITY_AUTO", what, d->shape_pairs_max);
+    if ((int)d->contact_matching < CC_MATCHING_DISABLED || d->contact_matching > CC_MATCHING_STICKY)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_matching %d is not a cc_contact_matching value", what, (int)d->contact_matching);
+    if (!(d->contact_matching_pos_threshold >= 0.0f) || !isfinite(d->contact_matching_pos_threshold))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_matching_pos_threshold %g must be a finite distance >= 0", what, (double)d->contact_matching_pos_threshold);
+    if (!(d->contact_matching_normal_dot_threshold >= -1.0f && d->contact_matching_normal_dot_threshold <= 1.0f))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_matching_normal_dot_threshold %g must lie in [-1, 1]", what, (double)d->contact_matching_normal_dot_threshold);
+    if (d->contact_report && d->contact_matching == CC_MATCHING_DISABLED)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_report needs a contact_matching mode (CC_MATCHING_LATEST or CC_MATCHING_STICKY)", what);
     return CC_OK;
+}
+
+/* Sort-key layout: a 3-bit sub-key for primitives and convex shapes, 23
+ * bits once meshes, heightfields or SDFs appear. */
+cc_status cc_testing_key_layout(int shape_count, int complex, cc_key_layout* out)
+{
+    *out = cc_key_layout_make(complex ? CC_KEY_SUB_BITS_COMPLEX : CC_KEY_SUB_BITS_SIMPLE);
+    if ((int64_t)shape_count > ((int64_t)1 << out->shape_bits))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT,
+                       "cc_pipeline_create: deterministic ordering and matching hold at most 2^%d shapes%s; the model has %d. "
+                       "Turn them off or split the model",
+                       out->shape_bits, complex ? " in models with meshes, heightfields or SDFs" : "", shape_count);
+    return CC_OK;
+}
+
+static cc_status choose_key_layout(const cc_model* m, cc_key_layout* out)
+{
+    const cc_model_view* v = &m->host_view;
+    int complex = 0;
+    for (int s = 0; s < v->shape_count && !complex; ++s) complex = v->shape_geom[s].type >= CC_SHAPE_MESH;
+    return cc_testing_key_layout(v->shape_count, complex, out);
 }
 
 /* AUTO: EXPLICIT while the stored pairs fit the budget, else SAP. */
@@ -139,10 +175,7 @@ static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &val);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(float) * n, &hi);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_vec3), &axis);
-    if (s == CC_OK) {
-        p->view.sort_temp_bytes = p->backend->sort_temp_bytes(l.entry_count);
-        s = pipeline_alloc(p, p->view.sort_temp_bytes, &p->view.sort_temp);
-    }
+    if (s == CC_OK) p->view.sort_temp_bytes = p->backend->sort_temp_bytes(l.entry_count);
     if (s == CC_OK) {
         v->entry_count = l.entry_count;
         v->entry_shape = (const int*)shape;
@@ -161,6 +194,75 @@ static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
     return s;
 }
 
+/* Deterministic order and matching: raw rows and keys, the sorted keys and
+ * permutation, and the matcher's history of the previous pass. */
+static cc_status setup_order_and_matching(cc_pipeline* p)
+{
+    cc_pass_view* v = &p->view;
+    int cap = p->info.rigid_contact_max;
+    size_t n = (size_t)cap;
+    cc_status s = choose_key_layout(p->model, &v->key_layout);
+    if (s != CC_OK) return s;
+    p->info.deterministic = 1;
+    p->info.key_shape_bits = v->key_layout.shape_bits;
+    p->info.key_sub_bits = v->key_layout.sub_bits;
+    void *raw = NULL, *raw_keys = NULL, *sorted = NULL, *identity = NULL, *perm = NULL;
+    memset(&v->raw, 0, sizeof v->raw);
+    s = pipeline_alloc(p, cc_contact_columns_layout(&v->raw, cap, NULL), &raw);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &raw_keys);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &sorted);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &perm);
+    if (s == CC_OK) {
+        int* iota = (int*)cc_host_alloc(sizeof(int) * n);
+        if (!iota) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_pipeline_create: out of host memory");
+        for (int i = 0; i < cap; ++i) iota[i] = i;
+        s = pipeline_upload(p, iota, sizeof(int) * n, &identity);
+        cc_host_free(iota);
+    }
+    if (s != CC_OK) return s;
+    cc_contact_columns_layout(&v->raw, cap, (char*)raw);
+    v->raw.capacity = cap;
+    v->raw_keys = (uint64_t*)raw_keys;
+    v->sorted_keys = (uint64_t*)sorted;
+    v->identity = (const int*)identity;
+    v->permutation = (int*)perm;
+    size_t sort_bytes = p->backend->sort_temp_bytes(cap);
+    if (sort_bytes > v->sort_temp_bytes) v->sort_temp_bytes = sort_bytes;
+
+    cc_match_view* mv = &v->match;
+    memset(mv, 0, sizeof *mv);
+    if (p->def.contact_matching == CC_MATCHING_DISABLED) return CC_OK;
+    mv->mode = (int)p->def.contact_matching;
+    mv->pos_threshold = p->def.contact_matching_pos_threshold;
+    mv->normal_dot_threshold = p->def.contact_matching_normal_dot_threshold;
+    mv->layout = v->key_layout;
+    mv->keys = v->sorted_keys;
+    void *prev_keys = NULL, *claims = NULL, *mid = NULL, *normal = NULL, *p0 = NULL, *p1 = NULL, *state = NULL;
+    /* 40 bytes a slot: keys, claims, midpoints, normals; sticky adds 24. */
+    s = pipeline_alloc(p, sizeof(uint64_t) * n, &prev_keys);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(unsigned long long) * n, &claims);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_vec3) * n, &mid);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_vec3) * n, &normal);
+    if (s == CC_OK && mv->mode == CC_MATCHING_STICKY) s = pipeline_alloc(p, sizeof(cc_vec3) * n, &p0);
+    if (s == CC_OK && mv->mode == CC_MATCHING_STICKY) s = pipeline_alloc(p, sizeof(cc_vec3) * n, &p1);
+    cc_match_state initial = {0, -1, -1};
+    if (s == CC_OK) s = pipeline_upload(p, &initial, sizeof initial, &state);
+    if (s != CC_OK) return s;
+    mv->prev_keys = (uint64_t*)prev_keys;
+    mv->claims = (unsigned long long*)claims;
+    mv->prev_mid = (cc_vec3*)mid;
+    mv->prev_normal = (cc_vec3*)normal;
+    mv->prev_point0 = (cc_vec3*)p0;
+    mv->prev_point1 = (cc_vec3*)p1;
+    mv->state = (cc_match_state*)state;
+    v->report = p->def.contact_report != 0;
+    if (v->report) {
+        size_t select_bytes = p->backend->select_temp_bytes(cap);
+        if (select_bytes > v->sort_temp_bytes) v->sort_temp_bytes = select_bytes;
+    }
+    return CC_OK;
+}
+
 static int64_t clamp_capacity(int64_t n) { return n > INT32_MAX / 2 ? INT32_MAX / 2 : n; }
 
 cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, cc_pipeline** out)
@@ -170,6 +272,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     cc_pipeline_def d = def ? *def : cc_default_pipeline_def();
     cc_status s = validate_def(&d);
     if (s != CC_OK) return s;
+    if (d.contact_matching != CC_MATCHING_DISABLED) d.deterministic = 1;
     cc_broad_phase bp;
     s = choose_broad_phase(model, &d, &bp);
     if (s != CC_OK) return s;
@@ -178,6 +281,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     p->model = model;
     p->backend = model->backend;
     p->info.broad_phase = bp;
+    p->def = d;
     p->view.model = model->view;
 
     int64_t possible = 0;
@@ -204,6 +308,8 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_pair) * (size_t)pair_cap, &grouped);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_pass_counters), &counters);
     for (int i = 0; i < CC_TIMER_COUNT && s == CC_OK; ++i) s = p->backend->timer_create(&p->timers[i]);
+    if (s == CC_OK && d.deterministic) s = setup_order_and_matching(p);
+    if (s == CC_OK && p->view.sort_temp_bytes) s = pipeline_alloc(p, p->view.sort_temp_bytes, &p->view.sort_temp);
     if (s != CC_OK) goto fail;
     p->view.shape_pose = (cc_transform*)pose;
     p->view.aabb = (cc_aabb*)aabb;
@@ -251,7 +357,16 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     cc_pass_view v = p->view;
     v.body_pose = state->body_pose;
     v.contacts = contacts->view;
-    p->last_contact_capacity = contacts->view.capacity;
+    int deterministic = p->info.deterministic, matching = v.match.mode != CC_MATCHING_DISABLED;
+    if ((matching && !contacts->view.match_index) || (v.report && !contacts->view.new_indices))
+        return cc_fail(CC_ERR_MISMATCH, "%s: the pipeline matches contacts but the buffer has no matching columns; create it with cc_contacts_create on this pipeline", what);
+    if (deterministic) {
+        /* The raw rows share the user's count and never exceed its capacity. */
+        v.raw.count = contacts->view.count;
+        v.raw.capacity = cc_min_i32(p->view.raw.capacity, contacts->view.capacity);
+        v.match.buffer_id = contacts->id;
+    }
+    p->last_contact_capacity = deterministic ? v.raw.capacity : contacts->view.capacity;
     v.route_seconds = p->profiling && be == cc_backend_cpu() ? p->route_seconds : NULL;
     cc_status s = CC_OK;
 #define RUN(stage)                                             \
@@ -260,6 +375,7 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     } while (0)
     s = mark(p, 0, stream);
     RUN(CC_STAGE_CLEAR_COUNTERS);
+    if (deterministic) RUN(CC_STAGE_KEYS_CLEAR);
     RUN(CC_STAGE_SHAPE_BOUNDS);
     if (s == CC_OK) s = mark(p, 1, stream);
     switch (p->info.broad_phase) {
@@ -282,6 +398,15 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     RUN(CC_STAGE_NARROWPHASE);
     if (s == CC_OK) s = mark(p, 4, stream);
     RUN(CC_STAGE_FINALIZE);
+    if (deterministic) {
+        RUN(CC_STAGE_CONTACT_SORT);
+        RUN(CC_STAGE_CONTACT_GATHER);
+    }
+    if (matching) {
+        RUN(CC_STAGE_MATCH);
+        if (v.report) RUN(CC_STAGE_REPORT);
+        RUN(CC_STAGE_MATCH_SAVE);
+    }
     if (s == CC_OK) s = mark(p, 5, stream);
 #undef RUN
     if (s != CC_OK) return s;
@@ -349,6 +474,11 @@ cc_status cc_pipeline_get_route_stats(const cc_pipeline* p, cc_route_stats* out,
     }
     *out_count = n < max ? n : max;
     return cc_ok();
+}
+
+void cc_testing_shuffle_narrowphase(cc_pipeline* p, unsigned seed)
+{
+    if (p) p->view.shuffle_seed = seed;
 }
 
 cc_status cc_pipeline_set_profiling(cc_pipeline* p, int enabled)

@@ -4,7 +4,7 @@
 
 #include "model_internal.h"
 
-#define CC_MAX_PIPELINE_BUFFERS 24
+#define CC_MAX_PIPELINE_BUFFERS 40
 #define CC_TIMER_COUNT 6
 
 struct cc_pipeline {
@@ -19,12 +19,18 @@ struct cc_pipeline {
     void* timers[CC_TIMER_COUNT];
     cc_stage_times times;
     double route_seconds[CC_ROUTE_COUNT]; /* CPU profiling */
+    cc_pipeline_def def;                  /* as created, deterministic resolved */
 };
 
 struct cc_contacts {
     const cc_model* model;
+    int id; /* tells the matcher which buffer the previous pass wrote */
     cc_contacts_view view;
     void* block;
 };
+
+/* Bytes of the SoA contact columns for `rows` rows; with base set, also
+ * points the view's columns into it (the count lives in the first 16 bytes). */
+size_t cc_contact_columns_layout(cc_contacts_view* v, int rows, char* base);
 
 #endif

@@ -12,6 +12,7 @@
 #include "cucontact/contacts.h"
 #include "manifold.h"
 #include "model_view.h"
+#include "sort_key.h"
 
 /* One shape of a pair as the writer needs it. */
 typedef struct cc_contact_side {
@@ -42,15 +43,24 @@ CC_HD cc_vec3 cc_to_body_frame(const cc_transform* body_pose, int body, cc_vec3 
     return body >= 0 ? cc_tf_point_inv(body_pose[body], world_point) : world_point;
 }
 
+/* Where rows go: the buffer, its counter, and in deterministic mode the
+ * per-row sort keys (NULL otherwise). */
+typedef struct cc_contact_sink {
+    cc_contacts_view rows;
+    int* counter;
+    uint64_t* keys;
+    cc_key_layout layout;
+} cc_contact_sink;
+
 CC_HD void cc_write_manifold(const cc_manifold* mf, cc_contact_side a, cc_contact_side b,
-                             const cc_transform* body_pose, cc_contacts_view out,
-                             int* contact_counter)
+                             const cc_transform* body_pose, cc_contact_sink sink)
 {
+    cc_contacts_view out = sink.rows;
     float gap = a.gap + b.gap, thick = a.thickness + b.thickness;
     int admitted = 0;
     for (int k = 0; k < mf->count; ++k) admitted += (mf->distance[k] - thick <= gap);
     if (admitted == 0) return;
-    int row = cc_atomic_add_i32(contact_counter, admitted);
+    int row = cc_atomic_add_i32(sink.counter, admitted);
     for (int k = 0; k < mf->count && row < out.capacity; ++k) {
         float d = mf->distance[k] - thick;
         if (!(d <= gap)) continue;
@@ -63,6 +73,8 @@ CC_HD void cc_write_manifold(const cc_manifold* mf, cc_contact_side a, cc_contac
         out.thickness0[row] = a.thickness;
         out.thickness1[row] = b.thickness;
         out.distance[row] = d;
+        /* The manifold index is the geometric sub-key. */
+        if (sink.keys) sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, k);
         ++row;
     }
 }

@@ -55,7 +55,7 @@ CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float
 
 CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* grouped,
                                  const cc_transform* shape_pose, const cc_transform* body_pose,
-                                 cc_contacts_view out, int* contact_counter)
+                                 cc_contact_sink sink)
 {
     cc_pair p = grouped[i];
     cc_shape_geometry g0 = m->shape_geom[p.a], g1 = m->shape_geom[p.b];
@@ -70,7 +70,7 @@ CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* g
     cc_contact_side a = cc_contact_side_of(sa, &geo_a), b = cc_contact_side_of(sb, &geo_b);
     cc_manifold mf;
     cc_collide_cores(cc_route_of(geo_a.type, geo_b.type), &ga, &gb, cc_core_threshold(a, b), &mf);
-    cc_write_manifold(&mf, a, b, body_pose, out, contact_counter);
+    cc_write_manifold(&mf, a, b, body_pose, sink);
 }
 
 /* One thread after the narrow phase: publish the clamped contact count. */

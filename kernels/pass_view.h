@@ -7,8 +7,10 @@
 #include "broadphase_explicit.h"
 #include "broadphase_nxn.h"
 #include "broadphase_sap.h"
+#include "contact_matching.h"
 #include "cucontact/contacts.h"
 #include "pass_counters.h"
+#include "sort_key.h"
 
 typedef struct cc_pass_view {
     cc_model_view model;
@@ -22,8 +24,21 @@ typedef struct cc_pass_view {
     cc_nxn_view nxn;
     cc_explicit_view explicit_pairs;
     cc_sap_view sap;
-    void* sort_temp;               /* radix-sort scratch for SAP */
+    void* sort_temp;               /* radix-sort and selection scratch */
     size_t sort_temp_bytes;
+    /* Deterministic order (raw_keys NULL when off): the narrow phase writes
+     * raw rows and keys, the sort permutes, the gather fills `contacts`. */
+    cc_contacts_view raw;          /* columns of the raw rows; count shared with contacts */
+    uint64_t* raw_keys;            /* (raw.capacity) CC_KEY_EMPTY where no row was written */
+    uint64_t* sorted_keys;         /* (raw.capacity) */
+    const int* identity;           /* (raw.capacity) 0, 1, 2, ... */
+    int* permutation;              /* (raw.capacity) raw row of each sorted row */
+    cc_key_layout key_layout;
+    cc_match_view match;           /* mode 0: matching off */
+    int report;                    /* new/broken lists on */
+    /* CPU backend, for tests: nonzero runs the narrow phase's pairs in a
+     * scrambled order, as GPU scheduling may. */
+    unsigned shuffle_seed;
     /* Host array (CC_ROUTE_COUNT) of seconds spent per route, filled by the
      * CPU backend when profiling; NULL otherwise and on the GPU. */
     double* route_seconds;

@@ -46,11 +46,21 @@ __device__ __forceinline__ int cc_atomic_add_i32(int* addr, int value)
     }
     return result;
 }
+__device__ __forceinline__ unsigned long long cc_atomic_min_u64(unsigned long long* addr, unsigned long long value)
+{
+    return atomicMin(addr, value);
+}
 #else
 CC_HD int cc_atomic_add_i32(int* addr, int value)
 {
     int old = *addr;
     *addr = old + value;
+    return old;
+}
+CC_HD unsigned long long cc_atomic_min_u64(unsigned long long* addr, unsigned long long value)
+{
+    unsigned long long old = *addr;
+    if (value < old) *addr = value;
     return old;
 }
 #endif

@@ -37,6 +37,17 @@ typedef struct cc_contacts_view {
     float* thickness0; ///< (capacity) effective radius + margin of shape 0 [m]
     float* thickness1; ///< (capacity) effective radius + margin of shape 1 [m]
     float* distance;   ///< (capacity) contact-space signed distance [m]
+    /* Matching, when the pipeline has it (else NULL): */
+    int* match_index;      ///< (capacity) row of the previous pass's buffer this contact
+                           ///< continues, or -1 for a new contact
+    int* match_generation; ///< (1) generation of the buffer match_index refers to, or -1
+                           ///< when the previous pass wrote another buffer (or none)
+    int* generation;       ///< (1) counts the passes that wrote this buffer
+    /* Reports, when the pipeline has contact_report (else NULL): */
+    int* new_indices;    ///< (capacity) rows of this buffer with match_index -1, ascending
+    int* new_count;      ///< (1)
+    int* broken_indices; ///< (capacity) rows of the previous pass's buffer no contact matched, ascending
+    int* broken_count;   ///< (1)
 } cc_contacts_view;
 
 /// One contact copied to the host, with the derived columns filled in.
@@ -47,6 +58,7 @@ typedef struct cc_contact {
     cc_vec3 normal;           ///< world frame, shape 0 -> shape 1
     float thickness0, thickness1; ///< effective radius + margin [m]
     float distance;               ///< contact-space signed distance [m]
+    int match_index;              ///< previous row matched, -1 new or matching disabled
 } cc_contact;
 
 cc_contacts_view cc_contacts_device_view(const cc_contacts* c);
@@ -57,6 +69,13 @@ cc_status cc_contacts_count(const cc_contacts* c, int* out_count);
 /// body-frame offsets from the body poses in `state` (the state collided).
 cc_status cc_contacts_download(const cc_contacts* c, const cc_state* state, cc_contact* out,
                                int max, int* out_count);
+/// Waits for the device and copies the new and broken index lists of the
+/// last pass (contact_report on). Writes at most max_new / max_broken indices
+/// and the full counts.
+cc_status cc_contacts_download_report(const cc_contacts* c, int* new_indices, int max_new, int* new_count,
+                                      int* broken_indices, int max_broken, int* broken_count);
+/// Waits for the device and reads the buffer's generation and match generation.
+cc_status cc_contacts_generations(const cc_contacts* c, int* generation, int* match_generation);
 void cc_contacts_destroy(cc_contacts* c);
 
 #ifdef __cplusplus

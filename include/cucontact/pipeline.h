@@ -21,6 +21,14 @@ typedef enum cc_broad_phase {
     CC_BROAD_PHASE_EXPLICIT = 3  ///< compatible pairs precomputed at creation, AABB-tested each pass
 } cc_broad_phase;
 
+/// Contact matching across passes (see cc_contacts_view.match_index).
+typedef enum cc_contact_matching {
+    CC_MATCHING_DISABLED = 0, ///< no matching, no extra memory
+    CC_MATCHING_LATEST = 1,   ///< match by world-space midpoint; keep fresh geometry
+    CC_MATCHING_STICKY = 2    ///< match by transported body-local witnesses; replay
+                              ///< the previous geometry of matched penetrating contacts
+} cc_contact_matching;
+
 /// In a capacity field: estimate it from the model.
 #define CC_CAPACITY_AUTO (-1)
 
@@ -29,6 +37,13 @@ typedef struct cc_pipeline_def {
     int rigid_contact_max;             ///< contact rows per buffer (CC_CAPACITY_AUTO)
     int shape_pairs_max;               ///< candidate pairs per pass (CC_CAPACITY_AUTO)
     size_t explicit_pair_budget_bytes; ///< AUTO's limit on stored explicit pairs (64 MiB)
+    /// Nonzero: contacts are ordered by (shape0, shape1, sub_key) every pass, so
+    /// that reruns give byte-identical buffers (0). Holds while nothing overflows.
+    int deterministic;
+    cc_contact_matching contact_matching;        ///< (CC_MATCHING_DISABLED); others imply deterministic
+    float contact_matching_pos_threshold;        ///< largest distance of a match [m] (0.0005)
+    float contact_matching_normal_dot_threshold; ///< smallest normal dot of a match (0.9)
+    int contact_report; ///< nonzero: new and broken index lists each pass; needs matching (0)
     int32_t cookie;                    ///< set by cc_default_pipeline_def; do not touch
 } cc_pipeline_def;
 
@@ -41,6 +56,9 @@ typedef struct cc_pipeline_info {
     int shape_pairs_max;
     int64_t explicit_pairs_stored; ///< pairs kept in memory (templates counted once)
     int64_t explicit_pairs_tested; ///< pairs tested per pass by EXPLICIT
+    int deterministic;             ///< contacts are sorted by key each pass
+    int key_shape_bits;            ///< bits per shape index in the sort key (30 or 20)
+    int key_sub_bits;              ///< bits of the sub-key (3 or 23)
     size_t device_bytes;           ///< device memory the pipeline holds, contacts excluded
 } cc_pipeline_info;
 
@@ -59,7 +77,7 @@ typedef struct cc_stage_times {
     double aabb_ms;
     double broad_phase_ms;
     double narrow_phase_ms;
-    double other_ms; ///< route grouping, counters, overflow bookkeeping
+    double other_ms; ///< route grouping, sort, matching, reports, bookkeeping
     double total_ms;
 } cc_stage_times;
 

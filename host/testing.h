@@ -1,0 +1,24 @@
+/* Hooks for the test suite; not part of the public API. */
+#ifndef CC_HOST_TESTING_H
+#define CC_HOST_TESTING_H
+
+#include "cucontact/cucontact.h"
+#include "kernels/sort_key.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CPU backend: run the narrow phase's pairs in an order scrambled by seed
+ * (0 restores the natural order), as GPU scheduling may. */
+void cc_testing_shuffle_narrowphase(cc_pipeline* p, unsigned seed);
+
+/* The sort-key layout a pipeline would use for a model of shape_count
+ * shapes, with or without meshes/heightfields/SDFs; CC_OK when it fits. */
+cc_status cc_testing_key_layout(int shape_count, int has_complex_shapes, cc_key_layout* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
