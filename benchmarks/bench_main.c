@@ -495,7 +495,8 @@ static int take_snapshot(const options* o, bench_scene scene, int worlds, int sh
         TRY(cc_contacts_download(s.contacts, s.state, out->contacts, info.rigid_contact_max, &out->contact_count));
     }
     qsort(out->pairs, (size_t)out->pair_count, 2 * sizeof(int), compare_pair);
-    qsort(out->contacts, (size_t)out->contact_count, sizeof(cc_contact), compare_contact);
+    /* Deterministic buffers must agree row by row, so keep their order. */
+    if (!o->deterministic) qsort(out->contacts, (size_t)out->contact_count, sizeof(cc_contact), compare_contact);
     ok = 1;
 done:
     destroy_objects(&s);
@@ -515,6 +516,10 @@ int cross_check(const options* o, bench_scene scene, int worlds, int shapes)
             for (int i = 0; i < cpu.pair_count; ++i)
                 bad_pairs += compare_pair(&cpu.pairs[2 * i], &gpu.pairs[2 * i]) != 0;
         if (cpu.contact_count != gpu.contact_count) bad_contacts = -1;
+        else if (o->deterministic)
+            for (int i = 0; i < cpu.contact_count; ++i)
+                bad_contacts += !contacts_match(&cpu.contacts[i], &gpu.contacts[i]) ||
+                                cpu.contacts[i].match_index != gpu.contacts[i].match_index;
         else
             bad_contacts = count_unmatched(cpu.contacts, gpu.contacts, cpu.contact_count);
         printf("cross-check %-8s worlds %6d shapes %6d: pairs cpu %d gpu %d (%d differ), contacts cpu %d gpu %d (%d differ) %s\n",

@@ -42,14 +42,16 @@ bench=build-gpu/benchmarks/cucontact-bench
   $bench --cross-check --device cuda --scene pile --worlds 4,32 --shapes 200 &&
   $bench --cross-check --device cuda --scene sap --worlds 1 --shapes 2000,10000 &&
   $bench --cross-check --device cuda --scene pile --worlds 8 --broad-phase nxn &&
-  $bench --cross-check --device cuda --scene pile --worlds 8 --broad-phase sap
+  $bench --cross-check --device cuda --scene pile --worlds 8 --broad-phase sap &&
+  $bench --cross-check --device cuda --scene pile --worlds 32 --deterministic &&
+  $bench --cross-check --device cuda --scene spheres --worlds 64 --matching sticky
 } >"$out/cross-check.log" 2>&1
 record $? cross-check; cat "$out/cross-check.log"
 
 step "compute-sanitizer"
 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_overflow >"$out/memcheck.log" 2>&1
 record $? memcheck; tail -5 "$out/memcheck.log"
-timeout 90 compute-sanitizer --tool racecheck --error-exitcode 1 build-gpu/tests/test_capture_and_allocation >"$out/racecheck.log" 2>&1
+timeout 90 compute-sanitizer --tool racecheck --error-exitcode 1 build-gpu/tests/test_capture_matching >"$out/racecheck.log" 2>&1
 record $? racecheck; tail -5 "$out/racecheck.log"
 
 step "benchmark"
@@ -58,6 +60,8 @@ step "benchmark"
   $bench --device cuda --scene spheres --worlds 256,1024,4096,16384 --shapes 64 --repeat 20 &&
   $bench --device cuda --scene pile --worlds 64,1024 --repeat 20 --routes &&
   $bench --device cuda --scene sap --shapes 10000,100000 --repeat 20 &&
+  $bench --device cuda --scene spheres --worlds 4096 --deterministic --repeat 20 &&
+  $bench --device cuda --scene pile --worlds 256 --matching latest --repeat 20 &&
   $bench --device cuda --json "$out/bench.json" --repeat 20
 } >"$out/bench.log" 2>&1
 record $? bench; cat "$out/bench.log"
