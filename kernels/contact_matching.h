@@ -60,6 +60,45 @@ CC_HD int cc_lower_bound_u64(const uint64_t* keys, int n, uint64_t k)
     return lo;
 }
 
+/* The same index as cc_lower_bound_u64, found by galloping out from a hint:
+ * frame to frame a contact's previous row is usually near its own row, so
+ * this touches a few nearby keys instead of a full binary search. */
+CC_HD int cc_lower_bound_near_u64(const uint64_t* keys, int n, uint64_t k, int hint)
+{
+    if (n == 0) return 0;
+    int at = hint < 0 ? 0 : (hint >= n ? n - 1 : hint);
+    int lo, hi; /* the answer lies in (lo, hi] with keys[lo] < k <= keys[hi] */
+    if (keys[at] < k) {
+        int step = 1;
+        lo = at;
+        hi = at + step;
+        while (hi < n && keys[hi] < k) {
+            lo = hi;
+            step *= 2;
+            hi = lo + step;
+        }
+        if (hi > n) hi = n;
+    } else {
+        int step = 1;
+        hi = at;
+        lo = at - step;
+        while (lo >= 0 && !(keys[lo] < k)) {
+            hi = lo;
+            step *= 2;
+            lo = hi - step;
+        }
+        if (lo < -1) lo = -1;
+    }
+    /* Binary search of (lo, hi]. */
+    int a = lo + 1, b = hi;
+    while (a < b) {
+        int mid = a + ((b - a) >> 1);
+        if (keys[mid] < k) a = mid + 1;
+        else b = mid;
+    }
+    return a;
+}
+
 /* One thread before matching: generation bookkeeping. */
 CC_HD void cc_match_begin(const cc_match_view* v, cc_contacts_view c)
 {
@@ -84,7 +123,7 @@ CC_HD void cc_match_claim_thread(int i, const cc_match_view* v, const cc_model_v
     cc_vec3 n = c.normal[i];
     uint64_t pair = cc_key_pair(v->layout, v->keys[i]);
     int prev_count = v->state->prev_count;
-    int j = cc_lower_bound_u64(v->prev_keys, prev_count, pair << v->layout.sub_bits);
+    int j = cc_lower_bound_near_u64(v->prev_keys, prev_count, pair << v->layout.sub_bits, i);
     for (; j < prev_count && cc_key_pair(v->layout, v->prev_keys[j]) == pair; ++j) {
         if (!(cc_v3_dot(n, v->prev_normal[j]) >= v->normal_dot_threshold)) continue;
         float d;
