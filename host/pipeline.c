@@ -360,6 +360,10 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     int deterministic = p->info.deterministic, matching = v.match.mode != CC_MATCHING_DISABLED;
     if ((matching && !contacts->view.match_index) || (v.report && !contacts->view.new_indices))
         return cc_fail(CC_ERR_MISMATCH, "%s: the pipeline matches contacts but the buffer has no matching columns; create it with cc_contacts_create on this pipeline", what);
+    /* Matching indexes previous rows and reports them: every buffer the
+     * pipeline writes must hold as many rows as its history does. */
+    if (matching && contacts->view.capacity != p->info.rigid_contact_max)
+        return cc_fail(CC_ERR_MISMATCH, "%s: the pipeline matches contacts, so its buffers need its rigid_contact_max (%d) rows; this one has %d. Create it with cc_contacts_create on this pipeline", what, p->info.rigid_contact_max, contacts->view.capacity);
     if (deterministic) {
         /* The raw rows share the user's count and never exceed its capacity. */
         v.raw.count = contacts->view.count;
