@@ -38,11 +38,12 @@ struct cc_is_broken_row {
 
 size_t cc_cuda_select_temp_bytes(int n)
 {
-    size_t bytes = 0;
-    cc_is_new_row pred{};
-    cub::DeviceSelect::If(nullptr, bytes, thrust::counting_iterator<int>(0), (int*)nullptr, (int*)nullptr,
-                          n > 0 ? n : 1, pred);
-    return bytes;
+    size_t new_bytes = 0, broken_bytes = 0;
+    cub::DeviceSelect::If(nullptr, new_bytes, thrust::counting_iterator<int>(0), (int*)nullptr, (int*)nullptr,
+                          n > 0 ? n : 1, cc_is_new_row{});
+    cub::DeviceSelect::If(nullptr, broken_bytes, thrust::counting_iterator<int>(0), (int*)nullptr, (int*)nullptr,
+                          n > 0 ? n : 1, cc_is_broken_row{});
+    return new_bytes > broken_bytes ? new_bytes : broken_bytes;
 }
 
 cc_status cc_cuda_report(const cc_pass_view* v, cudaStream_t s)
