@@ -26,26 +26,15 @@ __global__ void cc_route_scatter_kernel(cc_pass_view v)
     cc_route_scatter_thread((int)i, &v.model, v.pairs.pairs, v.grouped_pairs, v.counters);
 }
 
-// Deterministic mode writes raw rows and keys; the sort and gather follow.
-__device__ __forceinline__ cc_contact_sink cc_narrowphase_sink(const cc_pass_view& v)
-{
-    cc_contact_sink s;
-    s.rows = v.raw_keys ? v.raw : v.contacts;
-    s.counter = &v.counters->contact_count;
-    s.keys = v.raw_keys;
-    s.layout = v.key_layout;
-    return s;
-}
-
 __global__ void cc_narrowphase_kernel(cc_pass_view v)
 {
     int n = cc_candidate_count(v);
-    cc_contact_sink sink = cc_narrowphase_sink(v);
+    cc_contact_sink sink = cc_pass_contact_sink(&v);
     CC_GRID_STRIDE_LOOP(i, n)
     cc_narrowphase_thread((int)i, &v.model, v.grouped_pairs, v.shape_pose, v.body_pose, sink);
 }
 
-__global__ void cc_finalize_kernel(cc_pass_view v) { cc_pass_finalize(v.counters, cc_narrowphase_sink(v).rows); }
+__global__ void cc_finalize_kernel(cc_pass_view v) { cc_pass_finalize(v.counters, cc_pass_contact_sink(&v).rows); }
 
 cc_status cc_cuda_route_group(const cc_pass_view* v, cudaStream_t s)
 {

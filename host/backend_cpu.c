@@ -36,18 +36,6 @@ static size_t cpu_select_temp_bytes(int n)
     return 0;
 }
 
-/* Where the narrow phase writes: the raw rows and keys in deterministic
- * mode, the user's buffer otherwise. */
-static cc_contact_sink narrowphase_sink(const cc_pass_view* v)
-{
-    cc_contact_sink s;
-    s.rows = v->raw_keys ? v->raw : v->contacts;
-    s.counter = &v->counters->contact_count;
-    s.keys = v->raw_keys;
-    s.layout = v->key_layout;
-    return s;
-}
-
 static uint64_t gcd_u64(uint64_t a, uint64_t b)
 {
     while (b) {
@@ -113,7 +101,7 @@ static double now_seconds(void)
  * after route grouping), timing each. */
 static void cpu_narrowphase_timed(const cc_pass_view* v)
 {
-    cc_contact_sink sink = narrowphase_sink(v);
+    cc_contact_sink sink = cc_pass_contact_sink(v);
     cc_pass_counters* c = v->counters;
     int start = 0;
     for (int r = 0; r < CC_ROUTE_COUNT; ++r) {
@@ -171,10 +159,10 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
         }
         for (int i = 0; i < pairs; ++i)
             cc_narrowphase_thread(shuffled(i, pairs, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
-                                  v->body_pose, narrowphase_sink(v));
+                                  v->body_pose, cc_pass_contact_sink(v));
         break;
     case CC_STAGE_FINALIZE:
-        cc_pass_finalize(c, narrowphase_sink(v).rows);
+        cc_pass_finalize(c, cc_pass_contact_sink(v).rows);
         break;
     case CC_STAGE_KEYS_CLEAR:
         memset(v->raw_keys, 0xff, sizeof(uint64_t) * (size_t)v->raw.capacity);

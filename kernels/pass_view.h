@@ -8,6 +8,7 @@
 #include "broadphase_nxn.h"
 #include "broadphase_sap.h"
 #include "contact_matching.h"
+#include "contact_write.h"
 #include "cucontact/contacts.h"
 #include "pass_counters.h"
 #include "sort_key.h"
@@ -43,5 +44,17 @@ typedef struct cc_pass_view {
      * CPU backend when profiling; NULL otherwise and on the GPU. */
     double* route_seconds;
 } cc_pass_view;
+
+/* Where the narrow phase writes: raw rows and keys in deterministic mode,
+ * the user's buffer otherwise. */
+CC_HD cc_contact_sink cc_pass_contact_sink(const cc_pass_view* v)
+{
+    cc_contact_sink s;
+    s.rows = v->raw_keys ? v->raw : v->contacts;
+    s.counter = &v->counters->contact_count;
+    s.keys = v->raw_keys;
+    s.layout = v->key_layout;
+    return s;
+}
 
 #endif
