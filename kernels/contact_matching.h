@@ -48,19 +48,8 @@ CC_HD cc_vec3 cc_body_to_world(const cc_transform* body_pose, int body, cc_vec3 
     return body >= 0 ? cc_tf_point(body_pose[body], p) : p;
 }
 
-/* First index in keys[0, n) whose key is >= k. */
-CC_HD int cc_lower_bound_u64(const uint64_t* keys, int n, uint64_t k)
-{
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        if (keys[mid] < k) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-/* The same index as cc_lower_bound_u64, found by galloping out from a hint:
+/* The first index in keys[0, n) whose key is >= k (a lower bound), found
+ * by galloping out from a hint:
  * frame to frame a contact's previous row is usually near its own row, so
  * this touches a few nearby keys instead of a full binary search. */
 CC_HD int cc_lower_bound_near_u64(const uint64_t* keys, int n, uint64_t k, int hint)
