@@ -70,6 +70,8 @@ void cc_builder_destroy(cc_builder* b)
     cc_host_free(b->bodies);
     cc_host_free(b->shapes);
     cc_host_free(b->filters);
+    for (int i = 0; i < b->hull_count; ++i) cc_hull_data_free(&b->hulls[i]);
+    cc_host_free(b->hulls);
     cc_host_free(b->blocks);
     cc_host_free(b);
 }
@@ -163,6 +165,19 @@ static cc_status validate_size(cc_shape_type type, cc_vec3 size, const char* wha
         if (!(size.x > 0.0f && size.y > 0.0f && size.z > 0.0f))
             return cc_fail(CC_ERR_INVALID_SIZE, "%s: box half extents (%g, %g, %g) must all be > 0", what, (double)size.x, (double)size.y, (double)size.z);
         return CC_OK;
+    case CC_SHAPE_CYLINDER:
+    case CC_SHAPE_CONE:
+        if (!(size.x > 0.0f && size.y > 0.0f))
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: %s radius %g and half height %g must both be > 0", what, cc_shape_type_name(type), (double)size.x, (double)size.y);
+        return CC_OK;
+    case CC_SHAPE_ELLIPSOID:
+        if (!(size.x > 0.0f && size.y > 0.0f && size.z > 0.0f))
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: ellipsoid semi-axes (%g, %g, %g) must all be > 0", what, (double)size.x, (double)size.y, (double)size.z);
+        return CC_OK;
+    case CC_SHAPE_CONVEX_HULL:
+        if (!(size.x > 0.0f && size.y > 0.0f && size.z > 0.0f))
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: convex hull scale (%g, %g, %g) must be > 0 on every axis", what, (double)size.x, (double)size.y, (double)size.z);
+        return CC_OK;
     default:
         return CC_OK;
     }
@@ -179,18 +194,21 @@ static cc_status push_shape(cc_builder* b, const cc_shape_record* r, int* out_sh
     return CC_OK;
 }
 
-cc_status cc_builder_add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 size,
-                               const cc_shape_def* def, int* out_shape)
+/* Validates and appends a shape of any type; `source` is the hull index of
+ * a convex hull (checked by the caller), else -1. */
+static cc_status add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 size, int source,
+                           const cc_shape_def* def, int* out_shape, const char* what)
 {
-    static const char* what = "cc_builder_add_shape";
     if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
     cc_shape_def d = def ? *def : cc_default_shape_def();
     if (d.cookie != CC_DEF_COOKIE)
         return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_shape_def(); start from it and change fields", what);
     if ((int)type < 0 || type >= CC_SHAPE_TYPE_COUNT)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: shape type %d is not a cc_shape_type value", what, (int)type);
-    if (type != CC_SHAPE_PLANE && type != CC_SHAPE_SPHERE && type != CC_SHAPE_CAPSULE && type != CC_SHAPE_BOX)
-        return cc_fail(CC_ERR_UNSUPPORTED, "%s: %s shapes are not supported by this build yet; use plane, sphere, capsule or box", what, cc_shape_type_name(type));
+    if (type > CC_SHAPE_CONVEX_HULL)
+        return cc_fail(CC_ERR_UNSUPPORTED, "%s: %s shapes are not supported by this build yet; use a plane, a primitive or a convex hull", what, cc_shape_type_name(type));
+    if (type == CC_SHAPE_CONVEX_HULL && source < 0)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a convex hull needs its points; build them with cc_builder_add_convex_hull_data and add the shape with cc_builder_add_convex_hull", what);
     if (body < -1 || body >= b->body_count)
         return cc_fail(CC_ERR_INVALID_BODY, "%s: body %d does not exist (the builder holds %d bodies); use -1 (CC_BODY_WORLD) for the world frame", what, body, b->body_count);
     cc_status s = validate_size(type, size, what);
@@ -223,8 +241,15 @@ cc_status cc_builder_add_shape(cc_builder* b, int body, cc_shape_type type, cc_v
     r.group = d.collision_group;
     r.filter_parent = d.collision_filter_parent != 0;
     r.has_shape_collision = d.has_shape_collision != 0;
+    r.source = source;
     s = push_shape(b, &r, out_shape);
     return s == CC_OK ? cc_ok() : s;
+}
+
+cc_status cc_builder_add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 size,
+                               const cc_shape_def* def, int* out_shape)
+{
+    return add_shape(b, body, type, size, -1, def, out_shape, "cc_builder_add_shape");
 }
 
 cc_status cc_builder_add_plane(cc_builder* b, int body, float half_x, float half_y,
@@ -252,6 +277,92 @@ cc_status cc_builder_add_box(cc_builder* b, int body, cc_vec3 half_extents,
                              const cc_shape_def* def, int* out_shape)
 {
     return cc_builder_add_shape(b, body, CC_SHAPE_BOX, half_extents, def, out_shape);
+}
+
+cc_status cc_builder_add_cylinder(cc_builder* b, int body, float radius, float half_height,
+                                  const cc_shape_def* def, int* out_shape)
+{
+    cc_vec3 size = {radius, half_height, 0.0f};
+    return add_shape(b, body, CC_SHAPE_CYLINDER, size, -1, def, out_shape, "cc_builder_add_cylinder");
+}
+
+cc_status cc_builder_add_cone(cc_builder* b, int body, float radius, float half_height,
+                              const cc_shape_def* def, int* out_shape)
+{
+    cc_vec3 size = {radius, half_height, 0.0f};
+    return add_shape(b, body, CC_SHAPE_CONE, size, -1, def, out_shape, "cc_builder_add_cone");
+}
+
+cc_status cc_builder_add_ellipsoid(cc_builder* b, int body, cc_vec3 semi_axes,
+                                   const cc_shape_def* def, int* out_shape)
+{
+    return add_shape(b, body, CC_SHAPE_ELLIPSOID, semi_axes, -1, def, out_shape, "cc_builder_add_ellipsoid");
+}
+
+cc_convex_hull_def cc_default_convex_hull_def(void)
+{
+    cc_convex_hull_def d;
+    d.max_vertices = 64;
+    d.cookie = CC_DEF_COOKIE;
+    return d;
+}
+
+cc_status cc_builder_add_convex_hull_data(cc_builder* b, const cc_vec3* points, int count,
+                                          const cc_convex_hull_def* def, int* out_hull)
+{
+    static const char* what = "cc_builder_add_convex_hull_data";
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    cc_convex_hull_def d = def ? *def : cc_default_convex_hull_def();
+    if (d.cookie != CC_DEF_COOKIE)
+        return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_convex_hull_def(); start from it and change fields", what);
+    if (!cc_reserve((void**)&b->hulls, &b->hull_capacity, b->hull_count + 1, sizeof *b->hulls))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    cc_hull_data h;
+    memset(&h, 0, sizeof h);
+    cc_status s = cc_hull_build(points, count, d.max_vertices, what, &h);
+    if (s != CC_OK) return s;
+    b->hulls[b->hull_count] = h;
+    if (out_hull) *out_hull = b->hull_count;
+    b->hull_count++;
+    return cc_ok();
+}
+
+static cc_status check_hull(const cc_builder* b, int hull, const char* what)
+{
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    if (hull < 0 || hull >= b->hull_count)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: hull %d does not exist (the builder holds %d); use an index from cc_builder_add_convex_hull_data", what, hull, b->hull_count);
+    return CC_OK;
+}
+
+cc_status cc_builder_get_convex_hull_info(const cc_builder* b, int hull, int* vertex_count,
+                                          int* face_count)
+{
+    cc_status s = check_hull(b, hull, "cc_builder_get_convex_hull_info");
+    if (s != CC_OK) return s;
+    if (vertex_count) *vertex_count = b->hulls[hull].vertex_count;
+    if (face_count) *face_count = b->hulls[hull].face_count;
+    return cc_ok();
+}
+
+cc_status cc_builder_get_convex_hull_vertices(const cc_builder* b, int hull, cc_vec3* vertices, int max)
+{
+    static const char* what = "cc_builder_get_convex_hull_vertices";
+    cc_status s = check_hull(b, hull, what);
+    if (s != CC_OK) return s;
+    if (!vertices && max > 0) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: vertices is NULL", what);
+    int n = b->hulls[hull].vertex_count < max ? b->hulls[hull].vertex_count : max;
+    if (n > 0) memcpy(vertices, b->hulls[hull].vertices, sizeof(cc_vec3) * (size_t)n);
+    return cc_ok();
+}
+
+cc_status cc_builder_add_convex_hull(cc_builder* b, int body, int hull, cc_vec3 scale,
+                                     const cc_shape_def* def, int* out_shape)
+{
+    static const char* what = "cc_builder_add_convex_hull";
+    cc_status s = check_hull(b, hull, what);
+    if (s != CC_OK) return s;
+    return add_shape(b, body, CC_SHAPE_CONVEX_HULL, scale, hull, def, out_shape, what);
 }
 
 static int block_of_shape(const cc_builder* b, int shape)
@@ -311,7 +422,7 @@ cc_status cc_builder_end_world(cc_builder* b)
 }
 
 /* Appends one copy of templ as world `world`; rolls back on failure. */
-static cc_status append_copy(cc_builder* b, const cc_builder* t, int world)
+static cc_status append_copy(cc_builder* b, const cc_builder* t, int world, int hull0)
 {
     int body0 = b->body_count, shape0 = b->shape_count, filter0 = b->filter_count;
     if (!cc_reserve((void**)&b->bodies, &b->body_capacity, body0 + t->body_count, sizeof *b->bodies) ||
@@ -328,6 +439,7 @@ static cc_status append_copy(cc_builder* b, const cc_builder* t, int world)
         cc_shape_record r = t->shapes[i];
         r.world = world;
         if (r.body >= 0) r.body += body0;
+        if (r.source >= 0) r.source += hull0;
         b->shapes[shape0 + i] = r;
     }
     for (int i = 0; i < t->filter_count; ++i) {
@@ -337,6 +449,39 @@ static cc_status append_copy(cc_builder* b, const cc_builder* t, int world)
     b->body_count += t->body_count;
     b->shape_count += t->shape_count;
     b->filter_count += t->filter_count;
+    return CC_OK;
+}
+
+/* Deep copy of a hull; 0 when out of memory (dst is then zeroed). */
+static int copy_hull(const cc_hull_data* src, cc_hull_data* dst)
+{
+    memset(dst, 0, sizeof *dst);
+    *dst = *src;
+    dst->vertices = (cc_vec3*)cc_host_alloc(sizeof(cc_vec3) * (size_t)src->vertex_count);
+    dst->faces = (cc_hull_face*)cc_host_alloc(sizeof(cc_hull_face) * (size_t)src->face_count);
+    dst->indices = (int*)cc_host_alloc(sizeof(int) * (size_t)src->index_count);
+    if (!dst->vertices || !dst->faces || !dst->indices) {
+        cc_hull_data_free(dst);
+        return 0;
+    }
+    memcpy(dst->vertices, src->vertices, sizeof(cc_vec3) * (size_t)src->vertex_count);
+    memcpy(dst->faces, src->faces, sizeof(cc_hull_face) * (size_t)src->face_count);
+    memcpy(dst->indices, src->indices, sizeof(int) * (size_t)src->index_count);
+    return 1;
+}
+
+/* Appends the template's hulls once, for all copies of one replicate call. */
+static cc_status append_hulls(cc_builder* b, const cc_builder* t)
+{
+    if (!cc_reserve((void**)&b->hulls, &b->hull_capacity, b->hull_count + t->hull_count, sizeof *b->hulls))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory while copying a world's hulls");
+    for (int i = 0; i < t->hull_count; ++i) {
+        if (!copy_hull(&t->hulls[i], &b->hulls[b->hull_count + i])) {
+            for (int j = 0; j < i; ++j) cc_hull_data_free(&b->hulls[b->hull_count + j]);
+            return cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory while copying a world's hulls");
+        }
+    }
+    b->hull_count += t->hull_count;
     return CC_OK;
 }
 
@@ -354,12 +499,16 @@ cc_status cc_builder_replicate(cc_builder* b, const cc_builder* templ, int copie
     if (!cc_reserve((void**)&b->blocks, &b->block_capacity, b->block_count + 1, sizeof *b->blocks))
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     int body0 = b->body_count, shape0 = b->shape_count, filter0 = b->filter_count, world0 = b->world_count;
+    int hull0 = b->hull_count;
+    cc_status s = append_hulls(b, templ);
+    if (s != CC_OK) return s;
     for (int c = 0; c < copies; ++c) {
-        cc_status s = append_copy(b, templ, world0 + c);
+        s = append_copy(b, templ, world0 + c, hull0);
         if (s != CC_OK) {
             b->body_count = body0;
             b->shape_count = shape0;
             b->filter_count = filter0;
+            while (b->hull_count > hull0) cc_hull_data_free(&b->hulls[--b->hull_count]);
             return s;
         }
     }

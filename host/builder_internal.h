@@ -2,6 +2,7 @@
 #ifndef CC_HOST_BUILDER_INTERNAL_H
 #define CC_HOST_BUILDER_INTERNAL_H
 
+#include "convex_hull_build.h"
 #include "internal.h"
 
 typedef struct cc_body_record {
@@ -21,6 +22,7 @@ typedef struct cc_shape_record {
     int group;
     int filter_parent;
     int has_shape_collision;
+    int source; /* hull index for convex hulls, else -1 */
 } cc_shape_record;
 
 typedef struct cc_index_pair {
@@ -46,6 +48,8 @@ struct cc_builder {
     int shape_count, shape_capacity;
     cc_index_pair* filters;
     int filter_count, filter_capacity;
+    cc_hull_data* hulls; /* hull pool, shared by shapes of every world */
+    int hull_count, hull_capacity;
     cc_replica_block* blocks;
     int block_count, block_capacity;
     int world_count;

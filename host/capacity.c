@@ -8,6 +8,8 @@
  * world has any, and never more than the pairs that can exist allow. */
 #include "capacity.h"
 
+#include "../kernels/narrowphase_convex.h"
+
 /* Typical number of touching neighbours of a shape in a resting pile. */
 #define NEIGHBOURS_AT_REST 8
 /* Candidate pairs per dynamic shape: touching neighbours plus those within
@@ -18,25 +20,19 @@
 
 int cc_max_contacts_per_pair(int ta, int tb)
 {
-    /* Lower type first; plane, sphere, capsule, box. */
-    static const int table[4][4] = {
-        {5, 1, 2, 4},
-        {1, 1, 1, 1},
-        {2, 1, 2, 5},
-        {4, 1, 5, 5},
-    };
-    if (ta < 0 || tb < 0 || ta > 3 || tb > 3) return 5;
-    return table[ta][tb];
+    int lo = ta < tb ? ta : tb, hi = ta < tb ? tb : ta;
+    if (lo < 0 || !cc_type_is_convex(hi)) return CC_MANIFOLD_MAX_POINTS;
+    return cc_convex_max_points(lo, hi);
 }
 
 /* Contacts a resting pair of a shape of this type typically has. */
 static int resting_contacts(int type)
 {
     switch (type) {
-    case CC_SHAPE_SPHERE: return 1;
+    case CC_SHAPE_SPHERE:
+    case CC_SHAPE_ELLIPSOID: return 1;
     case CC_SHAPE_CAPSULE: return 2;
-    case CC_SHAPE_BOX: return 4;
-    default: return 4;
+    default: return 4; /* a face: box, cylinder, cone, hull */
     }
 }
 

@@ -25,6 +25,11 @@ static size_t layout(cc_model_view* v, char* base)
 #undef CC_PLACE_BODY
     v->filter_pairs = base ? (uint64_t*)(base + off) : NULL;
     off += align16(sizeof(uint64_t) * (size_t)v->filter_pair_count);
+#define CC_PLACE_POOL(type, name, comment)                       \
+    v->name = base ? (type*)(base + off) : NULL;                 \
+    off += align16(sizeof(type) * (size_t)v->name##_count);
+    CC_POOL_COLUMNS(CC_PLACE_POOL)
+#undef CC_PLACE_POOL
     return off;
 }
 
@@ -47,6 +52,54 @@ static void mark_irregular_blocks(const cc_builder* b, cc_replica_block* blocks,
             int w = b->shapes[s].world;
             if (w >= blk->first_world && w < end_world) blk->irregular = 1;
         }
+    }
+}
+
+/* Pool sizes of the builder's hulls. */
+static void count_hull_pools(const cc_builder* b, cc_model_view* v)
+{
+    v->hulls_count = b->hull_count;
+    v->hull_vertices_count = v->hull_faces_count = v->hull_indices_count = 0;
+    for (int h = 0; h < b->hull_count; ++h) {
+        v->hull_vertices_count += b->hulls[h].vertex_count;
+        v->hull_faces_count += b->hulls[h].face_count;
+        v->hull_indices_count += b->hulls[h].index_count;
+    }
+}
+
+/* Hulls back to back, their ranges made absolute. */
+static void fill_hull_pools(const cc_builder* b, cc_model_view* v)
+{
+    int vert = 0, face = 0, index = 0;
+    for (int h = 0; h < b->hull_count; ++h) {
+        const cc_hull_data* src = &b->hulls[h];
+        cc_hull_desc* d = &v->hulls[h];
+        d->vertex_first = vert;
+        d->vertex_count = src->vertex_count;
+        d->face_first = face;
+        d->face_count = src->face_count;
+        d->lower = src->lower;
+        d->upper = src->upper;
+        memcpy(v->hull_vertices + vert, src->vertices, sizeof(cc_vec3) * (size_t)src->vertex_count);
+        double mean[3] = {0.0, 0.0, 0.0};
+        for (int i = 0; i < src->vertex_count; ++i) {
+            mean[0] += src->vertices[i].x;
+            mean[1] += src->vertices[i].y;
+            mean[2] += src->vertices[i].z;
+        }
+        double inv = src->vertex_count > 0 ? 1.0 / src->vertex_count : 0.0;
+        d->center.x = (float)(mean[0] * inv);
+        d->center.y = (float)(mean[1] * inv);
+        d->center.z = (float)(mean[2] * inv);
+        for (int f = 0; f < src->face_count; ++f) {
+            cc_hull_face hf = src->faces[f];
+            hf.first += index;
+            v->hull_faces[face + f] = hf;
+        }
+        for (int i = 0; i < src->index_count; ++i) v->hull_indices[index + i] = src->indices[i] + vert;
+        vert += src->vertex_count;
+        face += src->face_count;
+        index += src->index_count;
     }
 }
 
@@ -75,7 +128,9 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         v->shape_group[i] = r->group;
         v->shape_flags[i] = flags;
         v->shape_local[i] = r->local;
+        v->shape_source[i] = r->source;
     }
+    fill_hull_pools(b, v);
     for (int i = 0; i < v->filter_pair_count; ++i) {
         v->filter_pairs[i] = filter_keys[i];
         v->shape_flags[filter_keys[i] >> 32] |= CC_SHAPE_FLAG_HAS_FILTERS;
@@ -119,6 +174,7 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     hv->body_count = b->body_count;
     hv->world_count = b->world_count;
     hv->filter_pair_count = filter_count;
+    count_hull_pools(b, hv);
     m->block_bytes = layout(hv, NULL);
     m->host_block = cc_host_calloc(1, m->block_bytes);
     m->initial_pose = (cc_transform*)cc_host_alloc(sizeof(cc_transform) * (size_t)(b->body_count + 1));

@@ -11,6 +11,7 @@
 #ifndef CC_KERNELS_MANIFOLD_H
 #define CC_KERNELS_MANIFOLD_H
 
+#include "convex_hull.h"
 #include "math_transform.h"
 
 /* The largest per-pair count in the reference's primitive table. */
@@ -25,10 +26,13 @@ typedef struct cc_manifold {
 
 /* World pose and size of one shape, as the pair routines see it. `size`
  * follows the cc_shape_type comments (sphere radius in x, capsule radius and
- * half height in x and y, box half extents, plane half extents or zeros). */
+ * half height in x and y, box half extents, plane half extents or zeros;
+ * cylinder and cone radius and half height; ellipsoid semi-axes; hull
+ * scale). */
 typedef struct cc_geom {
     cc_transform xf;
     cc_vec3 size;
+    cc_hull_ref hull; /* convex hulls only */
 } cc_geom;
 
 /* Appends a point when its core distance is within the threshold. */

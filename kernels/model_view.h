@@ -6,6 +6,7 @@
 #ifndef CC_KERNELS_MODEL_VIEW_H
 #define CC_KERNELS_MODEL_VIEW_H
 
+#include "convex_hull.h"
 #include "math_transform.h"
 
 /* Bits of the shape `flags` column. */
@@ -31,14 +32,26 @@ typedef struct cc_shape_geometry {
     X(int, shape_world, "(nshape) world index, -1 for global shapes")               \
     X(int, shape_group, "(nshape) collision group")                                 \
     X(unsigned, shape_flags, "(nshape) CC_SHAPE_FLAG_* bits")                       \
-    X(cc_transform, shape_local, "(nshape) pose in the body frame")
+    X(cc_transform, shape_local, "(nshape) pose in the body frame")                 \
+    X(int, shape_source, "(nshape) index of the shape's hull in its pool, or -1")
 
 #define CC_BODY_COLUMNS(X)                                                           \
     X(int, body_world, "(nbody) world index, -1 for global bodies")                 \
     X(int, body_parent, "(nbody) parent body for collision_filter_parent, or -1")   \
     X(int, body_static, "(nbody) nonzero for static bodies")
 
+/* Geometry pools shared by shapes: X(type, name, comment); the element
+ * count of each pool is the view's `name##_count`. */
+#define CC_POOL_COLUMNS(X)                                                           \
+    X(cc_hull_desc, hulls, "convex hulls: ranges into the pools below")              \
+    X(cc_vec3, hull_vertices, "hull vertices, hull frame")                           \
+    X(cc_hull_face, hull_faces, "hull faces; `first` indexes hull_indices")          \
+    X(int, hull_indices, "face vertex indices into hull_vertices (absolute)")
+
 #define CC_DECLARE_COLUMN_POINTER(type, name, comment) type* name;
+#define CC_DECLARE_POOL(type, name, comment) \
+    int name##_count;                        \
+    type* name;
 
 typedef struct cc_model_view {
     int shape_count;
@@ -49,6 +62,7 @@ typedef struct cc_model_view {
     /* Sorted keys (min_shape << 32 | max_shape) of pairs that never collide. */
     int filter_pair_count;
     uint64_t* filter_pairs;
+    CC_POOL_COLUMNS(CC_DECLARE_POOL)
 } cc_model_view;
 
 #endif

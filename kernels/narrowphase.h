@@ -5,8 +5,10 @@
 #define CC_KERNELS_NARROWPHASE_H
 
 #include "contact_write.h"
+#include "route.h"
 #include "narrowphase_box_box.h"
 #include "narrowphase_capsule.h"
+#include "narrowphase_convex.h"
 #include "narrowphase_plane.h"
 #include "narrowphase_sphere.h"
 #include "pair_buffer.h"
@@ -48,9 +50,30 @@ CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float
     case CC_SHAPE_BOX * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
         cc_collide_box_box(a, b, threshold, m);
         break;
-    default:
+    default: {
+        /* Every other convex pair: GJK/MPR and a clipped manifold. */
+        int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
+        if (!cc_type_is_convex(ta) || !cc_type_is_convex(tb)) break;
+        if (ta == CC_SHAPE_PLANE) cc_collide_plane_convex(a, b, tb, threshold, m);
+        else cc_collide_convex(a, ta, b, tb, threshold, m);
         break;
     }
+    }
+}
+
+/* The hull a shape uses, resolved from the model's pools. */
+CC_HD cc_hull_ref cc_hull_ref_of(const cc_model_view* m, int shape)
+{
+    cc_hull_ref h;
+    const cc_hull_desc* d = &m->hulls[m->shape_source[shape]];
+    h.vertices = m->hull_vertices + d->vertex_first;
+    h.faces = m->hull_faces + d->face_first;
+    h.indices = m->hull_indices;
+    h.vertex_count = d->vertex_count;
+    h.face_count = d->face_count;
+    h.vertex_first = d->vertex_first;
+    h.center = d->center;
+    return h;
 }
 
 CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* grouped,
@@ -67,6 +90,8 @@ CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* g
     ga.size = geo_a.size;
     gb.xf = shape_pose[sb];
     gb.size = geo_b.size;
+    if (geo_a.type == CC_SHAPE_CONVEX_HULL) ga.hull = cc_hull_ref_of(m, sa);
+    if (geo_b.type == CC_SHAPE_CONVEX_HULL) gb.hull = cc_hull_ref_of(m, sb);
     cc_contact_side a = cc_contact_side_of(sa, &geo_a), b = cc_contact_side_of(sb, &geo_b);
     cc_manifold mf;
     cc_collide_cores(cc_route_of(geo_a.type, geo_b.type), &ga, &gb, cc_core_threshold(a, b), &mf);

@@ -12,10 +12,11 @@ CC_HD int cc_route_of(int type_a, int type_b) { return type_a * CC_SHAPE_TYPE_CO
 
 CC_HD int cc_plane_is_infinite(cc_vec3 size) { return !(size.x > 0.0f) || !(size.y > 0.0f); }
 
-CC_HD int cc_type_has_route(int t)
-{
-    return t == CC_SHAPE_PLANE || t == CC_SHAPE_SPHERE || t == CC_SHAPE_CAPSULE || t == CC_SHAPE_BOX;
-}
+/* Plane, the primitives and convex hulls: the types GJK/MPR and the
+ * analytic routines cover. */
+CC_HD int cc_type_is_convex(int t) { return t >= CC_SHAPE_PLANE && t <= CC_SHAPE_CONVEX_HULL; }
+
+CC_HD int cc_type_has_route(int t) { return cc_type_is_convex(t); }
 
 /* Whether this build has a routine for the pair. Two infinite planes never
  * touch in a useful way and produce nothing. */

@@ -30,15 +30,56 @@ CC_HD cc_vec3 cc_rotated_box_extent(cc_quat q, cc_vec3 h)
                  fabsf(ax.z) * h.x + fabsf(ay.z) * h.y + fabsf(az.z) * h.z);
 }
 
+/* sqrt(1 - a^2) for |a| <= 1, clamped against rounding. */
+CC_HD float cc_bounds_sin_of(float a) { return sqrtf(cc_maxf(0.0f, 1.0f - a * a)); }
+
 /* World AABB of one shape at world pose xf, grown by `expand` on every side.
+ * `hull` is the shape's hull for convex hulls (unused otherwise).
  * An infinite plane is the half-space below it: unbounded except on an axis
  * its normal is aligned with, where it stops at the surface. A finite plane
  * is the half-space under its rectangle: bounded by the rectangle across
  * the normal, open below it. */
-CC_HD cc_aabb cc_shape_aabb(int type, cc_vec3 size, cc_transform xf, float expand)
+CC_HD cc_aabb cc_shape_aabb(int type, cc_vec3 size, cc_transform xf, float expand,
+                            const cc_hull_desc* hull)
 {
     cc_vec3 c = xf.p, e;
     switch (type) {
+    case CC_SHAPE_CYLINDER: {
+        /* A disk of radius r with unit normal a spans r*sqrt(1 - a_k^2) on axis k. */
+        cc_vec3 a = cc_q_rotate(xf.q, cc_v3(0.0f, 0.0f, 1.0f));
+        e = cc_v3(fabsf(a.x) * size.y + size.x * cc_bounds_sin_of(a.x),
+                  fabsf(a.y) * size.y + size.x * cc_bounds_sin_of(a.y),
+                  fabsf(a.z) * size.y + size.x * cc_bounds_sin_of(a.z));
+        break;
+    }
+    case CC_SHAPE_CONE: {
+        /* Union of the base disk and the apex. */
+        cc_vec3 a = cc_q_rotate(xf.q, cc_v3(0.0f, 0.0f, 1.0f));
+        cc_vec3 base = cc_v3_madd(c, a, -size.y), apex = cc_v3_madd(c, a, size.y);
+        cc_vec3 r = cc_v3(size.x * cc_bounds_sin_of(a.x), size.x * cc_bounds_sin_of(a.y),
+                          size.x * cc_bounds_sin_of(a.z));
+        cc_vec3 grow = cc_v3(expand, expand, expand);
+        cc_aabb box;
+        box.lower = cc_v3_sub(cc_v3_min(cc_v3_sub(base, r), apex), grow);
+        box.upper = cc_v3_add(cc_v3_max(cc_v3_add(base, r), apex), grow);
+        return box;
+    }
+    case CC_SHAPE_ELLIPSOID: {
+        /* Extent on axis k: |row k of R * diag(size)|. */
+        cc_vec3 ax, ay, az;
+        cc_q_axes(xf.q, &ax, &ay, &az);
+        cc_vec3 sx = cc_v3_scale(ax, size.x), sy = cc_v3_scale(ay, size.y), sz = cc_v3_scale(az, size.z);
+        e = cc_v3(sqrtf(sx.x * sx.x + sy.x * sy.x + sz.x * sz.x), sqrtf(sx.y * sx.y + sy.y * sy.y + sz.y * sz.y),
+                  sqrtf(sx.z * sx.z + sy.z * sy.z + sz.z * sz.z));
+        break;
+    }
+    case CC_SHAPE_CONVEX_HULL: {
+        /* The hull's local box, scaled, then rotated. */
+        cc_vec3 lo = cc_v3_mul(hull->lower, size), hi = cc_v3_mul(hull->upper, size);
+        c = cc_tf_point(xf, cc_v3_scale(cc_v3_add(lo, hi), 0.5f));
+        e = cc_rotated_box_extent(xf.q, cc_v3_scale(cc_v3_sub(hi, lo), 0.5f));
+        break;
+    }
     case CC_SHAPE_SPHERE:
         e = cc_v3(size.x, size.x, size.x);
         break;
@@ -102,7 +143,8 @@ CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transf
     cc_transform xf = m->shape_local[i];
     if (g.body >= 0) xf = cc_tf_mul(body_pose[g.body], xf);
     shape_pose[i] = xf;
-    aabb[i] = cc_shape_aabb(g.type, g.size, xf, g.margin + g.gap);
+    const cc_hull_desc* hull = g.type == CC_SHAPE_CONVEX_HULL ? &m->hulls[m->shape_source[i]] : 0;
+    aabb[i] = cc_shape_aabb(g.type, g.size, xf, g.margin + g.gap, hull);
 }
 
 #endif

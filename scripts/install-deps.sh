@@ -5,7 +5,7 @@
 # nvcc is on PATH or in /usr/local/cuda the CUDA backend is built too.
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libgtest-dev googletest)
+packages=(cmake make gcc g++ pkg-config libgtest-dev googletest libqhull-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

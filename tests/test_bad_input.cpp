@@ -443,9 +443,7 @@ TEST_F(BadInput, FilterPairWithInvalidShape)
 
 TEST_F(BadInput, ReservedShapeTypesAreUnsupported)
 {
-    const cc_shape_type reserved[] = {CC_SHAPE_CYLINDER, CC_SHAPE_CONE, CC_SHAPE_ELLIPSOID,
-                                      CC_SHAPE_CONVEX_HULL, CC_SHAPE_MESH, CC_SHAPE_HEIGHTFIELD,
-                                      CC_SHAPE_SDF};
+    const cc_shape_type reserved[] = {CC_SHAPE_MESH, CC_SHAPE_HEIGHTFIELD, CC_SHAPE_SDF};
     for (cc_shape_type t : reserved) {
         SCOPED_TRACE(cc_shape_type_name(t));
         int out = -7;
@@ -455,6 +453,45 @@ TEST_F(BadInput, ReservedShapeTypesAreUnsupported)
         EXPECT_STATUS(cc_builder_add_shape(b_.get(), CC_BODY_WORLD, t, {1, 1, 1}, nullptr, nullptr), CC_ERR_UNSUPPORTED);
         expect_unchanged();
     }
+    expect_usable();
+}
+
+TEST_F(BadInput, ConvexHullNeedsItsPoints)
+{
+    int out = -7;
+    EXPECT_STATUS(cc_builder_add_shape(b_.get(), 0, CC_SHAPE_CONVEX_HULL, {1, 1, 1}, nullptr, &out),
+                  CC_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(message_names({"cc_builder_add_convex_hull_data", "cc_builder_add_convex_hull"}));
+    EXPECT_EQ(out, -7);
+    EXPECT_STATUS(cc_builder_add_convex_hull(b_.get(), 0, 0, {1, 1, 1}, nullptr, &out), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(message_names({"hull 0", "does not exist"}));
+    EXPECT_EQ(out, -7);
+    expect_unchanged();
+    const cc_vec3 corners[8] = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},
+                                {-1, -1, 1},  {1, -1, 1},  {-1, 1, 1},  {1, 1, 1}};
+    int hull = -1;
+    CC_ASSERT_OK(cc_builder_add_convex_hull_data(b_.get(), corners, 8, nullptr, &hull));
+    for (cc_vec3 scale : {cc_vec3{0, 1, 1}, cc_vec3{1, -1, 1}, cc_vec3{1, 1, NAN}}) {
+        EXPECT_NE(cc_builder_add_convex_hull(b_.get(), 0, hull, scale, nullptr, &out), CC_OK);
+        EXPECT_EQ(out, -7);
+    }
+    expect_unchanged();
+    expect_usable();
+}
+
+TEST_F(BadInput, NewPrimitiveSizes)
+{
+    int out = -7;
+    EXPECT_STATUS(cc_builder_add_cylinder(b_.get(), 0, 0.0f, 1.0f, nullptr, &out), CC_ERR_INVALID_SIZE);
+    EXPECT_TRUE(message_names({"cylinder", "radius"}));
+    EXPECT_STATUS(cc_builder_add_cylinder(b_.get(), 0, 1.0f, -1.0f, nullptr, &out), CC_ERR_INVALID_SIZE);
+    EXPECT_STATUS(cc_builder_add_cone(b_.get(), 0, 1.0f, 0.0f, nullptr, &out), CC_ERR_INVALID_SIZE);
+    EXPECT_TRUE(message_names({"cone", "half height"}));
+    EXPECT_STATUS(cc_builder_add_cone(b_.get(), 0, NAN, 1.0f, nullptr, &out), CC_ERR_NOT_FINITE);
+    EXPECT_STATUS(cc_builder_add_ellipsoid(b_.get(), 0, {1, 0, 1}, nullptr, &out), CC_ERR_INVALID_SIZE);
+    EXPECT_TRUE(message_names({"ellipsoid", "semi-axes"}));
+    EXPECT_EQ(out, -7);
+    expect_unchanged();
     expect_usable();
 }
 

@@ -73,6 +73,42 @@ cc_status cc_builder_add_capsule(cc_builder* b, int body, float radius, float ha
 cc_status cc_builder_add_box(cc_builder* b, int body, cc_vec3 half_extents,
                              const cc_shape_def* def, int* out_shape);
 
+/// Cylinder of `radius` whose axis runs along local z, caps at z = ±half_height.
+cc_status cc_builder_add_cylinder(cc_builder* b, int body, float radius, float half_height,
+                                  const cc_shape_def* def, int* out_shape);
+/// Cone along local z: a base disk of `radius` at z = -half_height and the
+/// apex at z = +half_height (the shape origin is the middle of its axis).
+cc_status cc_builder_add_cone(cc_builder* b, int body, float radius, float half_height,
+                              const cc_shape_def* def, int* out_shape);
+/// Ellipsoid with the given semi-axes along local x, y, z.
+cc_status cc_builder_add_ellipsoid(cc_builder* b, int body, cc_vec3 semi_axes,
+                                   const cc_shape_def* def, int* out_shape);
+
+/// Options for building a convex hull from points.
+typedef struct cc_convex_hull_def {
+    int max_vertices; ///< hull-vertex limit (4 .. 4096); larger hulls are simplified to
+                      ///< this many of their vertices, keeping the extremes (64)
+    int32_t cookie;   ///< set by cc_default_convex_hull_def; do not touch
+} cc_convex_hull_def;
+cc_convex_hull_def cc_default_convex_hull_def(void);
+
+/// Builds the convex hull of `count` points (hull frame, metres) and keeps
+/// it in the builder; writes its index to *out_hull. Any number of shapes,
+/// in any world, can use one hull; the model stores it once. Rejects fewer
+/// than 4 distinct points, coplanar or collinear points and NaN.
+cc_status cc_builder_add_convex_hull_data(cc_builder* b, const cc_vec3* points, int count,
+                                          const cc_convex_hull_def* def, int* out_hull);
+/// Number of vertices and faces hull `hull` kept (after simplification).
+cc_status cc_builder_get_convex_hull_info(const cc_builder* b, int hull, int* vertex_count,
+                                          int* face_count);
+/// Copies the kept vertices of hull `hull` (at most `max`) into `vertices`.
+cc_status cc_builder_get_convex_hull_vertices(const cc_builder* b, int hull, cc_vec3* vertices,
+                                              int max);
+/// A shape made of hull `hull` (from cc_builder_add_convex_hull_data), its
+/// points scaled per local axis by `scale` (all > 0).
+cc_status cc_builder_add_convex_hull(cc_builder* b, int body, int hull, cc_vec3 scale,
+                                     const cc_shape_def* def, int* out_shape);
+
 /// Shapes a and b never collide.
 cc_status cc_builder_add_filter_pair(cc_builder* b, int shape_a, int shape_b);
 

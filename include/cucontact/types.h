@@ -68,10 +68,10 @@ typedef enum cc_shape_type {
     CC_SHAPE_SPHERE = 1,      ///< size: (radius, 0, 0)
     CC_SHAPE_CAPSULE = 2,     ///< size: (radius, half height of the segment along local z, 0)
     CC_SHAPE_BOX = 3,         ///< size: half extents
-    CC_SHAPE_CYLINDER = 4,    ///< reserved
-    CC_SHAPE_CONE = 5,        ///< reserved
-    CC_SHAPE_ELLIPSOID = 6,   ///< reserved
-    CC_SHAPE_CONVEX_HULL = 7, ///< reserved
+    CC_SHAPE_CYLINDER = 4,    ///< size: (radius, half height along local z, 0)
+    CC_SHAPE_CONE = 5,        ///< size: (base radius, half height, 0); base at z = -h, apex at +h
+    CC_SHAPE_ELLIPSOID = 6,   ///< size: semi-axes along local x, y, z
+    CC_SHAPE_CONVEX_HULL = 7, ///< size: scale of the hull's points per local axis
     CC_SHAPE_MESH = 8,        ///< reserved
     CC_SHAPE_HEIGHTFIELD = 9, ///< reserved
     CC_SHAPE_SDF = 10,        ///< reserved
