@@ -67,10 +67,10 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: cucontact-bench [options]\n"
-            "  --scene NAME[,NAME]   spheres, pile, sap or all (default all)\n"
+            "  --scene NAME[,NAME]   spheres, pile, sap, convex or all (default all)\n"
             "  --device cpu|cuda[:N] backend (default cpu)\n"
             "  --worlds W[,W...]     worlds per scene; a list prints a scaling table (default 64; sap: 1)\n"
-            "  --shapes N[,N...]     shapes per world (default spheres 64, pile 200, sap 10000)\n"
+            "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000)\n"
             "  --broad-phase B       auto, nxn, sap or explicit (default auto)\n"
             "  --repeat R            passes timed per run (default 10)\n"
             "  --density D           sap: volume fraction filled by boxes (default 0.1)\n"
@@ -127,7 +127,7 @@ static int parse_options(int argc, char** argv, options* o)
             snprintf(buf, sizeof buf, "%s", v);
             for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
                 if (o->scene_count == SCENE_COUNT || !scene_from_name(tok, &o->scenes[o->scene_count])) {
-                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, all)\n", tok);
+                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, convex, all)\n", tok);
                     return 0;
                 }
                 o->scene_count++;
@@ -205,7 +205,15 @@ static int parse_options(int argc, char** argv, options* o)
     return 1;
 }
 
-static int default_shapes(bench_scene s) { return s == SCENE_SPHERES ? 64 : s == SCENE_PILE ? 200 : 10000; }
+static int default_shapes(bench_scene s)
+{
+    switch (s) {
+    case SCENE_SPHERES: return 64;
+    case SCENE_PILE:
+    case SCENE_CONVEX: return 200;
+    default: return 10000;
+    }
+}
 static int default_worlds(bench_scene s) { return s == SCENE_SAP ? 1 : 64; }
 
 #define TRY(call)                                                                                 \

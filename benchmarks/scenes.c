@@ -1,4 +1,4 @@
-/* The three benchmark scenes.
+/* The benchmark scenes.
  *
  * spheres: W worlds of N spheres resting on one shared ground plane, on a
  *   grid whose neighbours touch, so every sphere has a ground contact and
@@ -7,13 +7,18 @@
  *   Shapes fill cells of 0.2 x 0.1 x 0.1 m and touch the cells around them,
  *   so the initial pose is a resting pile with many touching pairs.
  * sap: one world of N boxes of random size and orientation scattered in a
- *   cube at a set volume density. */
+ *   cube at a set volume density.
+ * convex: W worlds of N shapes cycling through spheres, capsules, boxes,
+ *   cylinders, cones, ellipsoids and convex hulls, stacked on a grid of
+ *   0.2 m cells on the shared ground plane so that neighbours touch, each
+ *   moved by up to 5 mm and turned by a few degrees so that the contacts
+ *   are a mix of faces, edges and points, resting and slightly deep. */
 #include "scenes.h"
 
 #include <math.h>
 #include <string.h>
 
-static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap"};
+static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap", "convex"};
 
 const char* scene_name(bench_scene s) { return names[s]; }
 
@@ -175,12 +180,89 @@ static cc_status build_sap(const scene_params* p, cc_builder* b)
     return s;
 }
 
+/* A cuboctahedron (the cube's edge midpoints) of circumradius r. */
+static cc_status add_cuboctahedron(cc_builder* b, float r, int* hull)
+{
+    cc_vec3 pts[12];
+    int n = 0;
+    float k = r * 0.70710678f;
+    for (int axis = 0; axis < 3; ++axis)
+        for (int sa = -1; sa <= 1; sa += 2)
+            for (int sb = -1; sb <= 1; sb += 2) {
+                float v[3] = {0.0f, 0.0f, 0.0f};
+                v[(axis + 1) % 3] = (float)sa * k;
+                v[(axis + 2) % 3] = (float)sb * k;
+                pts[n++] = (cc_vec3){v[0], v[1], v[2]};
+            }
+    cc_convex_hull_def hd = cc_default_convex_hull_def();
+    return cc_builder_add_convex_hull_data(b, pts, n, &hd, hull);
+}
+
+/* A small random rotation: about 3 degrees at most about each axis. */
+static cc_quat jitter_rotation(scene_rng* rng)
+{
+    const float a = 0.026f; /* sin of half of 3 degrees */
+    cc_quat q = {scene_rng_uniform(rng, -a, a), scene_rng_uniform(rng, -a, a), scene_rng_uniform(rng, -a, a), 1.0f};
+    float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    q.x /= n;
+    q.y /= n;
+    q.z /= n;
+    q.w /= n;
+    return q;
+}
+
+static cc_status build_convex(const scene_params* p, cc_builder* b)
+{
+    const float cell = 0.2f, h = 0.5f * cell;
+    CHECK(add_ground(b, p->gap));
+    cc_builder* env;
+    cc_builder_def bd = cc_default_builder_def();
+    CHECK(cc_builder_create(&bd, &env));
+    int hull = -1;
+    cc_status s = add_cuboctahedron(env, h, &hull);
+    /* A block about as tall as it is wide. */
+    int side = (int)ceilf(cbrtf((float)p->shapes));
+    if (side < 1) side = 1;
+    scene_rng rng = {p->seed ? p->seed : 4242u};
+    cc_shape_def d = shape_def(p->gap);
+    /* Capsules lie along x: rotate local z onto x (90 degrees about y). */
+    cc_quat along_x = {0.0f, 0.70710678f, 0.0f, 0.70710678f};
+    for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
+        int ix = i % side, iy = (i / side) % side, iz = i / (side * side);
+        cc_vec3 c = {(ix + 0.5f) * cell + scene_rng_uniform(&rng, -0.005f, 0.005f),
+                     (iy + 0.5f) * cell + scene_rng_uniform(&rng, -0.005f, 0.005f),
+                     (iz + 0.5f) * cell + scene_rng_uniform(&rng, -0.005f, 0.005f)};
+        cc_quat q = jitter_rotation(&rng);
+        int kind = i % 7, body;
+        s = dynamic_body(env, c, q, &body);
+        if (s != CC_OK) break;
+        switch (kind) {
+        case 0: s = cc_builder_add_sphere(env, body, h, &d, NULL); break;
+        case 1: {
+            cc_shape_def dc = d;
+            dc.local.q = along_x;
+            s = cc_builder_add_capsule(env, body, 0.7f * h, 0.3f * h, &dc, NULL);
+            break;
+        }
+        case 2: s = cc_builder_add_box(env, body, (cc_vec3){h, h, h}, &d, NULL); break;
+        case 3: s = cc_builder_add_cylinder(env, body, h, h, &d, NULL); break;
+        case 4: s = cc_builder_add_cone(env, body, h, h, &d, NULL); break;
+        case 5: s = cc_builder_add_ellipsoid(env, body, (cc_vec3){h, 0.8f * h, h}, &d, NULL); break;
+        default: s = cc_builder_add_convex_hull(env, body, hull, (cc_vec3){1.0f, 1.0f, 1.0f}, &d, NULL); break;
+        }
+    }
+    if (s == CC_OK) s = cc_builder_replicate(b, env, p->worlds, NULL);
+    cc_builder_destroy(env);
+    return s;
+}
+
 cc_status scene_build(bench_scene s, const scene_params* p, cc_builder* b)
 {
     switch (s) {
     case SCENE_SPHERES: return build_spheres(p, b);
     case SCENE_PILE: return build_pile(p, b);
     case SCENE_SAP: return build_sap(p, b);
+    case SCENE_CONVEX: return build_convex(p, b);
     default: return CC_ERR_INVALID_ARGUMENT;
     }
 }

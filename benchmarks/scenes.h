@@ -4,7 +4,7 @@
 
 #include "cucontact/cucontact.h"
 
-typedef enum bench_scene { SCENE_SPHERES, SCENE_PILE, SCENE_SAP, SCENE_COUNT } bench_scene;
+typedef enum bench_scene { SCENE_SPHERES, SCENE_PILE, SCENE_SAP, SCENE_CONVEX, SCENE_COUNT } bench_scene;
 
 typedef struct scene_params {
     int worlds;

@@ -25,6 +25,9 @@
 #define CC_CONVEX_SKIN 1.0e-3f
 /* Accuracy of GJK and MPR, relative to the pair's size. */
 #define CC_CONVEX_TOLERANCE 1.0e-6f
+/* Portal convergence of MPR, relative to the pair's size: loose, since the
+ * refinement below corrects the direction and the depth follows from it. */
+#define CC_CONVEX_MPR_TOLERANCE 1.0e-4f
 /* Direction refinement after MPR: at most this many steps, each lifting B
  * to a separation of CC_CONVEX_LIFT * (smaller extent) along the current
  * direction and running GJK with a looser tolerance (the separation itself
@@ -69,7 +72,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     }
     cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
     cc_gjk_result g;
-    cc_gjk(a, b, zero, zero, limit, tol, &g);
+    cc_gjk(a, b, zero, zero, limit, skin, tol, &g);
     r->iterations = g.iterations;
     if (g.status == CC_GJK_BEYOND) return 0;
     if (g.status == CC_GJK_SEPARATED && g.distance > skin) {
@@ -82,7 +85,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
         return 1;
     }
     cc_mpr_result m;
-    cc_mpr(a, b, skin, tol, &m);
+    cc_mpr(a, b, skin, CC_CONVEX_MPR_TOLERANCE * scale, &m);
     r->iterations += m.iterations;
     r->path = CC_CONVEX_PATH_MPR;
     cc_vec3 n = m.hit ? m.normal : (g.status == CC_GJK_SEPARATED ? g.normal : cc_v3(0.0f, 0.0f, 1.0f));
@@ -92,7 +95,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     for (int step = 0; step < CC_CONVEX_REFINE_STEPS; ++step) {
         cc_vec3 shift = cc_v3_scale(n, lift - sep);
         cc_gjk_result s;
-        cc_gjk(a, b, shift, n, 3.0e38f, CC_CONVEX_REFINE_TOLERANCE * scale, &s);
+        cc_gjk(a, b, shift, n, 3.0e38f, tol, CC_CONVEX_REFINE_TOLERANCE * scale, &s);
         r->iterations += s.iterations;
         if (s.status != CC_GJK_SEPARATED) break;
         cc_vec3 qa, qb;

@@ -163,14 +163,15 @@ CC_HD int cc_simplex_reduce(cc_simplex* s)
         return 1;
     }
     /* Tetrahedron: the nearest point lies on a face the origin is outside
-     * of; none means the origin is inside. The newest vertex (3) is on
-     * every face the search can leave through, so the face opposite it is
-     * skipped only when the origin is on its inner side. */
-    const int face[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+     * of; none means the origin is inside. The new vertex (3) was found
+     * beyond the old triangle (0, 1, 2) as seen from the origin, so the
+     * origin cannot be outside that face: only the three faces through
+     * vertex 3 are tried. */
+    const int face[3][4] = {{0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
     float best = 3.0e38f;
     int found = 0;
     cc_subsimplex best_f = cc_sub1(3);
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 3; ++k) {
         cc_vec3 a = s->v[face[k][0]].w, b = s->v[face[k][1]].w, c = s->v[face[k][2]].w;
         cc_vec3 d = s->v[face[k][3]].w;
         cc_vec3 n = cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(c, a));
@@ -194,9 +195,10 @@ CC_HD int cc_simplex_reduce(cc_simplex* s)
 /* Distance between the cores of a and b (b moved by b_shift). `guess`: a
  * direction from A towards B to start from (zero: the centres' offset).
  * `limit`: stop with CC_GJK_BEYOND once the distance provably exceeds it;
- * `tolerance`: absolute accuracy of the distance [m]. */
+ * `touch`: stop with CC_GJK_OVERLAP once it is provably below it (>= the
+ * tolerance); `tolerance`: absolute accuracy of the distance [m]. */
 CC_HD void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, cc_vec3 guess, float limit,
-                  float tolerance, cc_gjk_result* r)
+                  float touch, float tolerance, cc_gjk_result* r)
 {
     cc_simplex s;
     cc_vec3 d = guess;
@@ -212,7 +214,7 @@ CC_HD void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, cc_ve
     for (int it = 0; it < CC_GJK_MAX_ITERATIONS; ++it) {
         r->iterations = it + 1;
         float vlen = sqrtf(vv);
-        if (!(vlen > tolerance)) return; /* the origin is (almost) on the simplex */
+        if (!(vlen > touch)) return; /* closer than `touch`: the caller's overlap path */
         cc_simplex_vertex w = cc_simplex_support(a, b, b_shift, cc_v3_neg(v));
         float vw = cc_v3_dot(v, w.w);
         if (vw > limit * vlen) {
@@ -238,7 +240,7 @@ CC_HD void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, cc_ve
         vv = nvv;
     }
     float dist = sqrtf(vv);
-    if (!(dist > tolerance)) return;
+    if (!(dist > touch)) return;
     cc_vec3 pa = cc_v3(0.0f, 0.0f, 0.0f), pb = cc_v3(0.0f, 0.0f, 0.0f);
     for (int i = 0; i < s.count; ++i) {
         pa = cc_v3_madd(pa, s.v[i].a, s.bary[i]);
