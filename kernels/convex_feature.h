@@ -24,6 +24,8 @@
 typedef struct cc_feature {
     int count;                  /* 1: point, 2: segment, >= 3: polygon */
     cc_vec3 normal;             /* outward unit normal of a polygon's plane */
+    cc_vec3 edge;               /* a point on a sharp circular edge (cylinder or cone rim):
+                                   the edge's unit tangent there; zero otherwise */
     cc_vec3 p[CC_FEATURE_MAX];  /* pair coordinates; polygons counter-clockwise about normal */
 } cc_feature;
 
@@ -54,6 +56,15 @@ CC_HD void cc_feature_point(const cc_convex* c, cc_vec3 local_point, cc_feature*
 {
     f->count = 1;
     f->p[0] = cc_frame_point_out(&c->f, local_point);
+}
+
+/* A support point on a circular rim around local z: its tangent is
+ * z x (radial direction). */
+CC_HD void cc_feature_rim_point(const cc_convex* c, cc_vec3 local_point, cc_feature* f)
+{
+    cc_feature_point(c, local_point, f);
+    float r = sqrtf(local_point.x * local_point.x + local_point.y * local_point.y);
+    if (r > 0.0f) f->edge = cc_frame_vector_out(&c->f, cc_v3(-local_point.y / r, local_point.x / r, 0.0f));
 }
 
 CC_HD void cc_feature_segment(const cc_convex* c, cc_vec3 p0, cc_vec3 p1, cc_feature* f)
@@ -116,7 +127,7 @@ CC_HD void cc_feature_cylinder(const cc_convex* c, cc_vec3 d, cc_feature* f)
         cc_feature_segment(c, cc_v3(rim.x, rim.y, -h), cc_v3(rim.x, rim.y, h), f);
         return;
     }
-    cc_feature_point(c, cc_support_local(c, d), f);
+    cc_feature_rim_point(c, cc_support_local(c, d), f);
 }
 
 CC_HD void cc_feature_cone(const cc_convex* c, cc_vec3 d, cc_feature* f)
@@ -136,7 +147,9 @@ CC_HD void cc_feature_cone(const cc_convex* c, cc_vec3 d, cc_feature* f)
             return;
         }
     }
-    cc_feature_point(c, cc_support_local(c, d), f);
+    cc_vec3 top = cc_support_local(c, d);
+    if (top.z < 0.0f) cc_feature_rim_point(c, top, f);
+    else cc_feature_point(c, top, f);
 }
 
 CC_HD void cc_feature_capsule(const cc_convex* c, cc_vec3 d, cc_feature* f)
@@ -203,12 +216,28 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
     cc_feature_point(c, top, f);
 }
 
+/* The vertices of feature f whose height along d is within `slab` of the
+ * highest: the exact support set of a polytope-like feature along d (a
+ * feature chosen within CC_FEATURE_ANGLE can be larger than that). */
+CC_HD void cc_feature_support_set(const cc_feature* f, cc_vec3 d, float slab, cc_feature* out)
+{
+    *out = *f;
+    if (f->count < 2) return;
+    float top = -3.0e38f;
+    for (int i = 0; i < f->count; ++i) top = cc_maxf(top, cc_v3_dot(f->p[i], d));
+    int k = 0;
+    for (int i = 0; i < f->count; ++i)
+        if (cc_v3_dot(f->p[i], d) >= top - slab) out->p[k++] = f->p[i];
+    out->count = k;
+}
+
 /* Feature of c's core touching a plane with outward unit normal d (pair
  * coordinates). */
 CC_HD void cc_convex_feature(const cc_convex* c, cc_vec3 d_world, cc_feature* f)
 {
     cc_vec3 d = cc_frame_vector_in(&c->f, d_world);
     f->normal = d_world;
+    f->edge = cc_v3(0.0f, 0.0f, 0.0f);
     switch (c->type) {
     case CC_SHAPE_BOX: cc_feature_box(c, d, f); break;
     case CC_SHAPE_CYLINDER: cc_feature_cylinder(c, d, f); break;

@@ -1,6 +1,6 @@
 /* Signed distance, normal and witness points of two convex cores: GJK for
- * separated cores, MPR for touching and overlapping ones, then a direction
- * refinement that makes the penetration depth exact.
+ * separated cores, MPR for touching and overlapping ones, then an ascent
+ * that makes the penetration normal and depth exact.
  *
  * Path choice, with skin = CC_CONVEX_SKIN * (smaller extent):
  *   - GJK first. Distance above the skin: that is the answer (exact).
@@ -11,33 +11,41 @@
  *   - MPR's direction is the ray's, not yet the minimum-depth one. The
  *     separation along a unit n, sep(n) = min over B of x.n - max over A of
  *     x.n, is at most the signed distance for every n and equal to it at the
- *     contact normal. Moving B along n until sep(n) equals the skin and
- *     running GJK on that separated pair returns a direction n' with
- *     sep(n') >= sep(n) (the shifted pair's GJK maximises sep plus a
- *     multiple of n.n'), so repeating it climbs to the exact normal; the
- *     steps stop when sep stops growing. */
+ *     contact normal; its gradient is the difference of the two support
+ *     points. Steepest ascent on the sphere with a line search climbs from
+ *     MPR's direction to the exact normal using support points only. Deep
+ *     overlaps can have several local optima (one per face of a long box):
+ *     EPA, started from MPR's last tetrahedron, finds the global one first.
+ *   - sep has a kink at a face normal, where the ascent stalls a hair off
+ *     the face; the faces and edges supporting the final direction offer the
+ *     exact candidates (cc_convex_polish). */
 #ifndef CC_KERNELS_CONVEX_QUERY_H
 #define CC_KERNELS_CONVEX_QUERY_H
 
-#include "mpr.h"
+#include "convex_feature.h"
+#include "convex_manifold.h"
+#include "epa.h"
 
 /* Skin of the GJK/MPR switch, relative to the smaller extent. */
 #define CC_CONVEX_SKIN 1.0e-3f
-/* Accuracy of GJK and MPR, relative to the pair's size. */
+/* Accuracy of the answer, relative to the pair's size. */
 #define CC_CONVEX_TOLERANCE 1.0e-6f
+/* GJK's own accuracy: loose, the climb after it makes the answer exact. */
+#define CC_CONVEX_GJK_TOLERANCE 1.0e-4f
 /* Portal convergence of MPR, relative to the pair's size: loose, since the
- * refinement below corrects the direction and the depth follows from it. */
-#define CC_CONVEX_MPR_TOLERANCE 1.0e-4f
-/* Direction refinement after MPR: at most this many steps, each lifting B
- * to a separation of CC_CONVEX_LIFT * (smaller extent) along the current
- * direction and running GJK with a looser tolerance (the separation itself
- * is evaluated exactly from support points, and it is flat at the optimum,
- * so direction errors enter the depth only squared). */
-#define CC_CONVEX_REFINE_STEPS 6
-#define CC_CONVEX_LIFT 0.25f
-#define CC_CONVEX_REFINE_TOLERANCE 1.0e-5f
-/* 1 - cos of a turn small enough to stop refining (about 0.03 degrees). */
-#define CC_CONVEX_REFINE_TURN 1.0e-7f
+ * ascent corrects the direction and the depth follows from it. */
+#define CC_CONVEX_MPR_TOLERANCE 1.0e-6f
+/* Ascent: at most this many steps, each with at most this many halvings
+ * or doublings of its step; it stops when the tangential gradient is below
+ * CC_CONVEX_TOLERANCE of the pair's size. */
+#define CC_CONVEX_ASCENT_STEPS 24
+#define CC_CONVEX_ASCENT_SEARCH 6
+/* Overlaps deeper than these fractions of the smaller extent (after the
+ * local climb from MPR's direction) also climb from the best axis
+ * direction, and from EPA's. */
+#define CC_CONVEX_ALTERNATIVES 0.05f
+#define CC_CONVEX_DEEP 0.2f
+#define CC_CONVEX_EPA_TOLERANCE 1.0e-5f
 
 #define CC_CONVEX_PATH_GJK 0
 #define CC_CONVEX_PATH_MPR 1
@@ -48,15 +56,257 @@ typedef struct cc_convex_result {
     cc_vec3 point_a; /* witness on A's core, pair coordinates */
     cc_vec3 point_b; /* witness on B's core */
     int path;        /* CC_CONVEX_PATH_* */
-    int iterations;  /* GJK and MPR iterations, all calls together */
+    int iterations;  /* GJK and MPR iterations and ascent evaluations */
+    cc_feature feature_a, feature_b; /* supporting features along the normal (A's, and B's along -normal) */
 } cc_convex_result;
 
-/* Separation of the cores along unit n (positive: apart). */
+/* Separation of the cores along unit n (positive: apart). It never exceeds
+ * the signed distance, so of two directions the one with the larger
+ * separation is the better normal. */
 CC_HD float cc_convex_separation(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* pa, cc_vec3* pb)
 {
     *pa = cc_support(a, n);
     *pb = cc_support(b, cc_v3_neg(n));
     return cc_v3_dot(cc_v3_sub(*pb, *pa), n);
+}
+
+/* The separation has a kink at a face normal, so an iterative direction a
+ * hair off a face loses depth to first order. The supporting features
+ * along the direction offer the exact candidates: a face normal of either
+ * shape, or the cross product of two edges. The best of them replaces the
+ * direction when it separates more. */
+CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
+                                cc_feature* fa, cc_feature* fb, int* improved)
+{
+    *improved = 0;
+    cc_convex_feature(a, *n, fa);
+    cc_convex_feature(b, cc_v3_neg(*n), fb);
+    cc_vec3 cand[3];
+    int count = 0;
+    if (fa->count >= 3) cand[count++] = fa->normal;
+    if (fb->count >= 3) cand[count++] = cc_v3_neg(fb->normal);
+    /* Two edges (box or hull edges, capsule or side lines, rims at a
+     * point): the normal is perpendicular to both. A face feature whose
+     * support set along n is one of its edges offers that edge. */
+    cc_feature sa, sb;
+    cc_feature_support_set(fa, *n, 100.0f * tol, &sa);
+    cc_feature_support_set(fb, cc_v3_neg(*n), 100.0f * tol, &sb);
+    if (sa.count == 2) *fa = sa;
+    if (sb.count == 2) *fb = sb;
+    cc_vec3 ea = fa->count == 2 ? cc_v3_sub(fa->p[1], fa->p[0]) : fa->edge;
+    cc_vec3 eb = fb->count == 2 ? cc_v3_sub(fb->p[1], fb->p[0]) : fb->edge;
+    if (fa->count <= 2 && fb->count <= 2) {
+        cc_vec3 c = cc_v3_normalize(cc_v3_cross(ea, eb));
+        if (cc_v3_length_sq(c) < 0.5f) {
+            /* A plain point against an edge: the perpendicular from the
+             * point to the edge's line. */
+            cc_vec3 p = fa->p[0], q = fb->p[0], e = eb;
+            if (cc_v3_length_sq(eb) < cc_v3_length_sq(ea)) {
+                p = fb->p[0];
+                q = fa->p[0];
+                e = ea;
+            }
+            float el = cc_v3_length_sq(e);
+            cc_vec3 r = cc_v3_sub(p, q);
+            if (el > 0.0f) c = cc_v3_normalize(cc_v3_madd(r, e, -cc_v3_dot(r, e) / el));
+        }
+        if (cc_v3_dot(c, *n) < 0.0f) c = cc_v3_neg(c);
+        if (cc_v3_length_sq(c) > 0.5f) cand[count++] = c;
+    }
+    /* Any candidate that separates more is closer to the answer: sep never
+     * exceeds the signed distance. */
+    for (int i = 0; i < count; ++i) {
+        cc_vec3 pa, pb;
+        float s = cc_convex_separation(a, b, cand[i], &pa, &pb);
+        if (s > *sep + 0.1f * tol) {
+            *sep = s;
+            *n = cand[i];
+            *improved = 1;
+        }
+    }
+}
+
+/* The separation has a kink at a face normal, so an iterative direction a
+ * hair off a face loses depth to first order. The supporting features
+ * along the direction offer the exact candidates: a face normal of either
+ * shape, or the direction perpendicular to two edges. The best of them
+ * replaces the direction when it separates more; curved rims move their
+ * contact point with the direction, so that repeats a few rounds. Leaves
+ * the features supporting the final direction in fa and fb. */
+CC_HD void cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
+                            cc_feature* fa, cc_feature* fb)
+{
+    int improved = 1;
+    for (int round = 0; round < 4 && improved; ++round) cc_convex_polish_once(a, b, n, sep, tol, fa, fb, &improved);
+    if (improved) { /* features along the final direction */
+        cc_convex_feature(a, *n, fa);
+        cc_convex_feature(b, cc_v3_neg(*n), fb);
+    }
+}
+
+/* Steepest ascent of sep on the unit sphere from *n. The gradient of sep
+ * is p_B - p_A (the support points); its part across n says which way to
+ * turn. Each step searches the turn along that direction, growing it while
+ * sep grows and shrinking it until sep grows. */
+/* Line search from n along the tangent `dir`: grows the turn while sep
+ * grows, shrinks it until sep grows. Returns the accepted turn (0: none)
+ * and updates n, sep and the support points. */
+CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float tol, cc_vec3 dir, float t,
+                                  cc_vec3* n, float* sep, cc_vec3* pa, cc_vec3* pb, int* evals)
+{
+    float best_t = 0.0f;
+    cc_vec3 from = *n;
+    for (int k = 0; k < CC_CONVEX_ASCENT_SEARCH; ++k) {
+        cc_vec3 qa, qb, cand = cc_v3_normalize(cc_v3_madd(from, dir, t));
+        float sc = cc_convex_separation(a, b, cand, &qa, &qb);
+        (*evals)++;
+        if (sc > *sep + 0.1f * tol) {
+            *sep = sc;
+            *n = cand;
+            *pa = qa;
+            *pb = qb;
+            best_t = t;
+            t *= 2.0f; /* keep going while it improves */
+        } else if (best_t > 0.0f) {
+            break; /* overshot after an improvement */
+        } else {
+            t *= 0.25f;
+        }
+    }
+    return best_t;
+}
+
+/* Steepest ascent of sep on the unit sphere from *n. The gradient of sep
+ * is p_B - p_A (the support points); its part across n says which way to
+ * turn. On a ridge (two surface patches meeting at a sharp edge, where sep
+ * has a crease) the gradient points across the crease and gains nothing;
+ * the gradient from just across the crease points back, and the shortest
+ * combination of the two (a two-piece bundle) runs along the crease. */
+CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
+                            float* sep_io, int* evaluations)
+{
+    cc_vec3 n = *n_io, pa, pb;
+    float sep = cc_convex_separation(a, b, n, &pa, &pb);
+    float turn = 0.0f; /* the last accepted turn, a good first guess for the next */
+    int evals = 1;
+    cc_vec3 g_prev = cc_v3(0.0f, 0.0f, 0.0f);
+    for (int step = 0; step < CC_CONVEX_ASCENT_STEPS; ++step) {
+        cc_vec3 w = cc_v3_sub(pb, pa);
+        cc_vec3 g = cc_v3_madd(w, n, -cc_v3_dot(w, n));
+        cc_vec3 gp = cc_v3_madd(g_prev, n, -cc_v3_dot(g_prev, n));
+        g_prev = g;
+        if (cc_v3_dot(g, gp) < 0.0f) {
+            cc_vec3 diff = cc_v3_sub(gp, g);
+            float lambda = cc_clampf(-cc_v3_dot(g, diff) / cc_v3_length_sq(diff), 0.0f, 1.0f);
+            g = cc_v3_madd(g, diff, lambda);
+        }
+        float glen = cc_v3_length(g);
+        if (!(glen > tol)) break;
+        cc_vec3 dir = cc_v3_scale(g, 1.0f / glen);
+        float t0 = turn > 0.0f ? turn : glen / scale;
+        float t = cc_convex_line_search(a, b, tol, dir, t0, &n, &sep, &pa, &pb, &evals);
+        for (float probe = 1.0e-4f; !(t > 0.0f) && probe < 0.1f; probe *= 30.0f) {
+            /* Stuck on a crease: the gradient just across it points back;
+             * the shortest combination of the two runs along the crease. */
+            cc_vec3 qa, qb, across = cc_v3_normalize(cc_v3_madd(n, dir, probe));
+            cc_convex_separation(a, b, across, &qa, &qb);
+            evals++;
+            cc_vec3 w2 = cc_v3_sub(qb, qa);
+            cc_vec3 g2 = cc_v3_madd(w2, n, -cc_v3_dot(w2, n));
+            if (!(cc_v3_dot(g2, dir) < 0.0f)) continue; /* not across yet */
+            cc_vec3 diff = cc_v3_sub(g2, g);
+            float lambda = cc_clampf(-cc_v3_dot(g, diff) / cc_v3_length_sq(diff), 0.0f, 1.0f);
+            cc_vec3 ridge = cc_v3_madd(g, diff, lambda);
+            float rlen = cc_v3_length(ridge);
+            if (!(rlen > tol)) break; /* the crease's best point: done */
+            t = cc_convex_line_search(a, b, tol, cc_v3_scale(ridge, 1.0f / rlen), rlen / scale, &n, &sep, &pa, &pb,
+                                      &evals);
+        }
+        if (!(t > 0.0f)) break;
+        turn = t;
+    }
+    *n_io = n;
+    *sep_io = sep;
+    *evaluations += evals;
+}
+
+/* 2-D distance from point (u, v) to segment (u0, v0)-(u1, v1). */
+CC_HD float cc_point_segment_distance2(float u, float v, float u0, float v0, float u1, float v1)
+{
+    float du = u1 - u0, dv = v1 - v0, len = du * du + dv * dv;
+    float t = len > 0.0f ? cc_clampf(((u - u0) * du + (v - v0) * dv) / len, 0.0f, 1.0f) : 0.0f;
+    float eu = u0 + t * du - u, ev = v0 + t * dv - v;
+    return sqrtf(eu * eu + ev * ev);
+}
+
+/* 1 when direction n is a stationary point of sep (a local optimum, since
+ * sep is concave): the exact support sets of A along n and of B along -n
+ * overlap when seen along n, so that some pair of support points lies on
+ * one line along n and the gradient can vanish. Curved surfaces report
+ * inscribed polygons, which only ever make this answer "no". */
+CC_HD int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, cc_vec3 n, float slab)
+{
+    cc_feature sa, sb;
+    cc_feature_support_set(fa, n, slab, &sa);
+    cc_feature_support_set(fb, cc_v3_neg(n), slab, &sb);
+    cc_contact_plane cp = cc_contact_plane_of(sa.p[0], n);
+    float au[CC_FEATURE_MAX], av[CC_FEATURE_MAX], bu[CC_FEATURE_MAX], bv[CC_FEATURE_MAX];
+    if (sa.count >= 2 && sb.count >= 2) {
+        float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
+        if (cc_feature_overlap(&sa, &sb, &cp, ou, ov) > 0) return 1;
+        if (sa.count != 2 || sb.count != 2) return 0;
+        /* Two crossing segments. */
+        cc_feature_project(&sa, &cp, au, av);
+        cc_feature_project(&sb, &cp, bu, bv);
+        float d0 = cc_cross2(au[1] - au[0], av[1] - av[0], bu[0] - au[0], bv[0] - av[0]);
+        float d1 = cc_cross2(au[1] - au[0], av[1] - av[0], bu[1] - au[0], bv[1] - av[0]);
+        float d2 = cc_cross2(bu[1] - bu[0], bv[1] - bv[0], au[0] - bu[0], av[0] - bv[0]);
+        float d3 = cc_cross2(bu[1] - bu[0], bv[1] - bv[0], au[1] - bu[0], av[1] - bv[0]);
+        return d0 * d1 <= 0.0f && d2 * d3 <= 0.0f;
+    }
+    /* A point against a point, a segment or a polygon. */
+    const cc_feature* pt = sa.count == 1 ? &sa : &sb;
+    const cc_feature* other = sa.count == 1 ? &sb : &sa;
+    float pu, pv;
+    cc_plane_project(&cp, pt->p[0], &pu, &pv);
+    cc_feature_project(other, &cp, au, av);
+    if (other->count == 1) return cc_point_segment_distance2(pu, pv, au[0], av[0], au[0], av[0]) <= slab;
+    if (other->count == 2) return cc_point_segment_distance2(pu, pv, au[0], av[0], au[1], av[1]) <= slab;
+    for (int i = 0; i < other->count; ++i) {
+        int j = i + 1 == other->count ? 0 : i + 1;
+        if (cc_cross2(au[j] - au[i], av[j] - av[i], pu - au[i], pv - av[i]) < -slab * cc_maxf(fabsf(au[j] - au[i]), fabsf(av[j] - av[i])))
+            return 0;
+    }
+    return 1;
+}
+
+/* Local search from *n: exact feature directions, then the ascent unless
+ * that direction is already stationary. */
+CC_HD void cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
+                           int* evaluations)
+{
+    cc_feature fa, fb;
+    cc_convex_polish(a, b, n, sep, tol, &fa, &fb);
+    /* A face or edge direction whose support sets face each other is the
+     * optimum already (resting polytopes end here). */
+    if (cc_convex_stationary(&fa, &fb, *n, 10.0f * tol)) return;
+    cc_convex_ascend(a, b, scale, tol, n, sep, evaluations);
+}
+
+/* Witness points for the final direction: a point feature's support point
+ * is exact; facing it, the other shape's witness is that point moved by the
+ * separation along the normal. Between two extended features (faces,
+ * edges) *pa and *pb keep the caller's points. */
+CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, const cc_feature* fa,
+                             const cc_feature* fb, cc_vec3* pa, cc_vec3* pb)
+{
+    if (fa->count == 1) {
+        *pa = cc_support(a, n);
+        *pb = cc_v3_madd(*pa, n, sep);
+    } else if (fb->count == 1) {
+        *pb = cc_support(b, cc_v3_neg(n));
+        *pa = cc_v3_madd(*pb, n, -sep);
+    }
 }
 
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
@@ -72,15 +322,24 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     }
     cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
     cc_gjk_result g;
-    cc_gjk(a, b, zero, zero, limit, skin, tol, &g);
+    cc_gjk(a, b, zero, zero, limit, skin, CC_CONVEX_GJK_TOLERANCE * scale, &g);
     r->iterations = g.iterations;
     if (g.status == CC_GJK_BEYOND) return 0;
     if (g.status == CC_GJK_SEPARATED && g.distance > skin) {
-        if (g.distance > limit) return 0;
-        r->distance = g.distance;
-        r->normal = g.normal;
-        r->point_a = g.point_a;
-        r->point_b = g.point_b;
+        /* GJK stops early on curved shapes; the climb makes it exact. */
+        cc_vec3 n = g.normal, pa, pb;
+        float sep = cc_convex_separation(a, b, n, &pa, &pb);
+        if (sep > limit) return 0;
+        cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations);
+        cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
+        if (sep > limit) return 0;
+        pa = g.point_a;
+        pb = g.point_b;
+        cc_convex_witness(a, b, n, sep, &r->feature_a, &r->feature_b, &pa, &pb);
+        r->distance = sep;
+        r->normal = n;
+        r->point_a = pa;
+        r->point_b = pb;
         r->path = CC_CONVEX_PATH_GJK;
         return 1;
     }
@@ -91,41 +350,76 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     cc_vec3 n = m.hit ? m.normal : (g.status == CC_GJK_SEPARATED ? g.normal : cc_v3(0.0f, 0.0f, 1.0f));
     cc_vec3 pa, pb;
     float sep = cc_convex_separation(a, b, n, &pa, &pb);
-    float lift = cc_maxf(CC_CONVEX_LIFT * cc_minf(a->extent, b->extent), skin);
-    for (int step = 0; step < CC_CONVEX_REFINE_STEPS; ++step) {
-        cc_vec3 shift = cc_v3_scale(n, lift - sep);
-        cc_gjk_result s;
-        cc_gjk(a, b, shift, n, 3.0e38f, tol, CC_CONVEX_REFINE_TOLERANCE * scale, &s);
-        r->iterations += s.iterations;
-        if (s.status != CC_GJK_SEPARATED) break;
-        cc_vec3 qa, qb;
-        float sep_new = cc_convex_separation(a, b, s.normal, &qa, &qb);
-        if (sep_new >= sep - tol) {
-            /* Closest points of the lifted pair: on flat features they sit
-             * where the features face each other, not at an arbitrary
-             * support vertex. */
-            pa = s.point_a;
-            pb = cc_v3_sub(s.point_b, shift);
+    cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations);
+    float min_extent = cc_minf(a->extent, b->extent);
+    if (sep < -CC_CONVEX_ALTERNATIVES * min_extent) {
+        /* Overlapping enough for other local optima: the shapes' six axis
+         * directions each and the side normals of round shapes (the optima
+         * of boxes, cylinders, cones and ellipsoids against a point) and,
+         * deeper still, EPA's direction are tried too. */
+        cc_vec3 start[2];
+        float start_sep[2];
+        int starts = 1;
+        start[0] = n;
+        start_sep[0] = -3.0e38f;
+        const cc_frame* frames[2] = {&a->f, &b->f};
+        for (int k = 0; k < 12; ++k) {
+            const cc_frame* f = frames[k / 6];
+            int axis = (k % 6) / 2;
+            cc_vec3 d = axis == 0 ? f->x : (axis == 1 ? f->y : f->z);
+            if (k & 1) d = cc_v3_neg(d);
+            float sd = cc_convex_separation(a, b, d, &pa, &pb);
+            if (sd > start_sep[0]) {
+                start_sep[0] = sd;
+                start[0] = d;
+            }
         }
-        if (!(sep_new > sep + 0.1f * tol)) break;
-        /* The step is a fraction of the way on curved surfaces: extend it
-         * along the same arc while the separation keeps growing (two
-         * support points per try, far cheaper than another GJK). */
-        cc_vec3 step_dir = cc_v3_sub(s.normal, n), best_n = s.normal;
-        float best = sep_new;
-        for (float t = 2.0f; t <= 64.0f; t *= 2.0f) {
-            cc_vec3 cand = cc_v3_normalize(cc_v3_madd(n, step_dir, t));
-            float sc = cc_convex_separation(a, b, cand, &qa, &qb);
-            if (!(sc > best)) break;
-            best = sc;
-            best_n = cand;
+        /* Round sides: the side normal facing the other shape's centre. */
+        for (int k = 0; k < 2; ++k) {
+            const cc_convex* x = k == 0 ? a : b;
+            if (x->type != CC_SHAPE_CYLINDER && x->type != CC_SHAPE_CONE) continue;
+            cc_vec3 towards = cc_frame_vector_in(&x->f, cc_v3_sub(cc_convex_center(k == 0 ? b : a), x->f.o));
+            float rxy = sqrtf(towards.x * towards.x + towards.y * towards.y);
+            if (!(rxy > 0.0f)) continue;
+            cc_vec3 side = cc_v3(towards.x / rxy, towards.y / rxy, 0.0f);
+            if (x->type == CC_SHAPE_CONE) {
+                float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
+                side = cc_v3(side.x * 2.0f * x->size.y / len, side.y * 2.0f * x->size.y / len, x->size.x / len);
+            }
+            cc_vec3 d = cc_frame_vector_out(&x->f, side);
+            if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
+            float sd = cc_convex_separation(a, b, d, &pa, &pb);
+            if (sd > start_sep[0]) {
+                start_sep[0] = sd;
+                start[0] = d;
+            }
         }
-        float turn = 1.0f - cc_v3_dot(n, best_n);
-        n = best_n;
-        sep = best;
-        if (turn < CC_CONVEX_REFINE_TURN) break;
+        r->iterations += 14;
+        if (sep < -CC_CONVEX_DEEP * min_extent && m.has_tetra) {
+            cc_epa_result e;
+            cc_epa(a, b, skin, CC_CONVEX_EPA_TOLERANCE * scale, m.tetra, &e);
+            r->iterations += e.iterations;
+            if (e.ok) {
+                start[1] = e.normal;
+                start_sep[1] = cc_convex_separation(a, b, e.normal, &pa, &pb);
+                starts = 2;
+            }
+        }
+        for (int k = 0; k < starts; ++k) {
+            /* An axis below the current optimum is not worth a climb. */
+            if (k == 0 && start_sep[0] < sep) continue;
+            cc_convex_climb(a, b, scale, tol, &start[k], &start_sep[k], &r->iterations);
+            if (start_sep[k] > sep) {
+                sep = start_sep[k];
+                n = start[k];
+            }
+        }
     }
+    cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
     if (sep > limit) return 0;
+    pa = cc_support(a, n);
+    pb = cc_support(b, cc_v3_neg(n));
+    cc_convex_witness(a, b, n, sep, &r->feature_a, &r->feature_b, &pa, &pb);
     r->distance = sep;
     r->normal = n;
     r->point_a = pa;

@@ -168,6 +168,13 @@ CC_HD int cc_simplex_reduce(cc_simplex* s)
      * origin cannot be outside that face: only the three faces through
      * vertex 3 are tried. */
     const int face[3][4] = {{0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+    /* A nearly flat tetrahedron (a new point almost in the old triangle's
+     * plane) has no reliable inside: its nearest face is taken instead. */
+    cc_vec3 e1 = cc_v3_sub(s->v[1].w, s->v[0].w), e2 = cc_v3_sub(s->v[2].w, s->v[0].w);
+    cc_vec3 e3 = cc_v3_sub(s->v[3].w, s->v[0].w);
+    float volume = fabsf(cc_v3_dot(cc_v3_cross(e1, e2), e3));
+    float size = cc_maxf(cc_v3_length_sq(e1), cc_maxf(cc_v3_length_sq(e2), cc_v3_length_sq(e3)));
+    int flat = !(volume > 1.0e-6f * size * sqrtf(size));
     float best = 3.0e38f;
     int found = 0;
     cc_subsimplex best_f = cc_sub1(3);
@@ -177,8 +184,8 @@ CC_HD int cc_simplex_reduce(cc_simplex* s)
         cc_vec3 n = cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(c, a));
         float side_origin = -cc_v3_dot(n, a), side_d = cc_v3_dot(n, cc_v3_sub(d, a));
         /* Outside when the origin and the fourth vertex are on opposite
-         * sides (a flat tetrahedron counts as outside every face). */
-        if (side_origin * side_d > 0.0f) continue;
+         * sides of the face. */
+        if (!flat && side_origin * side_d > 0.0f) continue;
         found = 1;
         cc_subsimplex cand = cc_simplex_triangle(s, face[k][0], face[k][1], face[k][2]);
         float dist = cc_v3_length_sq(cc_subsimplex_point(s, &cand));

@@ -28,6 +28,8 @@ typedef struct cc_mpr_result {
     cc_vec3 normal; /* unit contact normal A -> B */
     float depth;    /* penetration of the inflated cores along -normal [m] */
     int iterations;
+    int has_tetra;     /* 1 when tetra holds the final portal and v0 */
+    cc_vec3 tetra[4];  /* v0 (inside D) and the portal: a tetrahedron around the origin */
 } cc_mpr_result;
 
 CC_HD cc_simplex_vertex cc_mpr_support(const cc_convex* a, const cc_convex* b, cc_vec3 d, float inflate)
@@ -52,6 +54,7 @@ CC_HD void cc_mpr(const cc_convex* a, const cc_convex* b, float inflate, float t
 {
     r->hit = 0;
     r->iterations = 0;
+    r->has_tetra = 0;
     cc_vec3 v0 = cc_v3_sub(cc_convex_center(b), cc_convex_center(a));
     /* Coincident centres: any interior point near them serves. */
     if (!(cc_v3_length_sq(v0) > tolerance * tolerance)) v0 = cc_v3(tolerance * 10.0f, 0.0f, 0.0f);
@@ -124,6 +127,11 @@ CC_HD void cc_mpr(const cc_convex* a, const cc_convex* b, float inflate, float t
     }
     if (!hit && !(cc_v3_dot(u, v1.w) >= 0.0f)) return;
     cc_mpr_finish(r, u, cc_v3_dot(u, v1.w));
+    r->has_tetra = 1;
+    r->tetra[0] = v0;
+    r->tetra[1] = v1.w;
+    r->tetra[2] = v2.w;
+    r->tetra[3] = v3.w;
 }
 
 #endif

@@ -82,23 +82,20 @@ CC_HD void cc_collide_convex(const cc_geom* ga, int ta, const cc_geom* gb, int t
     m->normal = r.normal;
     cc_vec3 mid = cc_v3_scale(cc_v3_add(r.point_a, r.point_b), 0.5f);
     int max_points = cc_convex_max_points(ta, tb);
-    cc_feature fa, fb;
-    if (max_points > 1) {
-        cc_convex_feature(&a, r.normal, &fa);
-        cc_convex_feature(&b, cc_v3_neg(r.normal), &fb);
-    }
-    if (max_points == 1 || fa.count == 1 || fb.count == 1) {
+    const cc_feature* fa = &r.feature_a;
+    const cc_feature* fb = &r.feature_b;
+    if (max_points == 1 || fa->count == 1 || fb->count == 1) {
         cc_manifold_add(m, cc_v3_add(mid, origin), r.distance, threshold);
         return;
     }
     cc_contact_plane cp = cc_contact_plane_of(mid, r.normal);
     float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
-    int k = cc_feature_overlap(&fa, &fb, &cp, ou, ov);
+    int k = cc_feature_overlap(fa, fb, &cp, ou, ov);
     cc_candidates c;
     c.count = 0;
     for (int i = 0; i < k; ++i) {
         cc_vec3 pa, pb;
-        if (cc_feature_lift(&fa, &cp, ou[i], ov[i], &pa) && cc_feature_lift(&fb, &cp, ou[i], ov[i], &pb))
+        if (cc_feature_lift(fa, &cp, ou[i], ov[i], &pa) && cc_feature_lift(fb, &cp, ou[i], ov[i], &pb))
             cc_candidates_add(&c, &cp, pa, pb, threshold);
     }
     float margin = CC_WITNESS_MARGIN * (a.extent + b.extent);
