@@ -14,9 +14,31 @@
 #include "pair_buffer.h"
 #include "pass_counters.h"
 
-/* Dispatch on the route; a and b are already in type order. */
-CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float threshold,
-                            cc_manifold* m)
+/* Route classes. The GJK/MPR path needs far more registers and stack than
+ * the analytic routines; the CUDA backend runs each class in its own
+ * kernel so that analytic pairs keep their occupancy. */
+#define CC_ROUTE_CLASS_ANY (-1)
+#define CC_ROUTE_CLASS_ANALYTIC 0
+#define CC_ROUTE_CLASS_CONVEX 1
+
+/* Pairs among planes, spheres, capsules and boxes have analytic routines. */
+CC_HD int cc_route_class(int route)
+{
+    int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
+    return ta <= CC_SHAPE_BOX && tb <= CC_SHAPE_BOX ? CC_ROUTE_CLASS_ANALYTIC : CC_ROUTE_CLASS_CONVEX;
+}
+
+/* Every other convex pair: GJK/MPR and a clipped manifold. */
+CC_HD void cc_collide_generic(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* m)
+{
+    int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
+    m->count = 0;
+    if (!cc_type_is_convex(ta) || !cc_type_is_convex(tb)) return;
+    if (ta == CC_SHAPE_PLANE) cc_collide_plane_convex(a, b, tb, threshold, m);
+    else cc_collide_convex(a, ta, b, tb, threshold, m);
+}
+
+CC_HD void cc_collide_analytic(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* m)
 {
     m->count = 0;
     switch (route) {
@@ -50,15 +72,16 @@ CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float
     case CC_SHAPE_BOX * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
         cc_collide_box_box(a, b, threshold, m);
         break;
-    default: {
-        /* Every other convex pair: GJK/MPR and a clipped manifold. */
-        int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
-        if (!cc_type_is_convex(ta) || !cc_type_is_convex(tb)) break;
-        if (ta == CC_SHAPE_PLANE) cc_collide_plane_convex(a, b, tb, threshold, m);
-        else cc_collide_convex(a, ta, b, tb, threshold, m);
+    default:
         break;
     }
-    }
+}
+
+/* Dispatch on the route; a and b are already in type order. */
+CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* m)
+{
+    if (cc_route_class(route) == CC_ROUTE_CLASS_ANALYTIC) cc_collide_analytic(route, a, b, threshold, m);
+    else cc_collide_generic(route, a, b, threshold, m);
 }
 
 /* The hull a shape uses, resolved from the model's pools. */
@@ -76,9 +99,12 @@ CC_HD cc_hull_ref cc_hull_ref_of(const cc_model_view* m, int shape)
     return h;
 }
 
-CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* grouped,
-                                 const cc_transform* shape_pose, const cc_transform* body_pose,
-                                 cc_contact_sink sink)
+/* Pair i of the grouped list, when its route is of class `route_class`
+ * (CC_ROUTE_CLASS_ANY: every route). A constant class compiles the other
+ * class's routines away. */
+CC_HD void cc_narrowphase_class_thread(int i, const cc_model_view* m, const cc_pair* grouped,
+                                       const cc_transform* shape_pose, const cc_transform* body_pose,
+                                       cc_contact_sink sink, int route_class)
 {
     cc_pair p = grouped[i];
     cc_shape_geometry g0 = m->shape_geom[p.a], g1 = m->shape_geom[p.b];
@@ -94,8 +120,19 @@ CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* g
     if (geo_b.type == CC_SHAPE_CONVEX_HULL) gb.hull = cc_hull_ref_of(m, sb);
     cc_contact_side a = cc_contact_side_of(sa, &geo_a), b = cc_contact_side_of(sb, &geo_b);
     cc_manifold mf;
-    cc_collide_cores(cc_route_of(geo_a.type, geo_b.type), &ga, &gb, cc_core_threshold(a, b), &mf);
+    int route = cc_route_of(geo_a.type, geo_b.type);
+    if (route_class != CC_ROUTE_CLASS_ANY && cc_route_class(route) != route_class) return;
+    if (route_class == CC_ROUTE_CLASS_ANALYTIC) cc_collide_analytic(route, &ga, &gb, cc_core_threshold(a, b), &mf);
+    else if (route_class == CC_ROUTE_CLASS_CONVEX) cc_collide_generic(route, &ga, &gb, cc_core_threshold(a, b), &mf);
+    else cc_collide_cores(route, &ga, &gb, cc_core_threshold(a, b), &mf);
     cc_write_manifold(&mf, a, b, body_pose, sink);
+}
+
+CC_HD void cc_narrowphase_thread(int i, const cc_model_view* m, const cc_pair* grouped,
+                                 const cc_transform* shape_pose, const cc_transform* body_pose,
+                                 cc_contact_sink sink)
+{
+    cc_narrowphase_class_thread(i, m, grouped, shape_pose, body_pose, sink, CC_ROUTE_CLASS_ANY);
 }
 
 /* One thread after the narrow phase: publish the clamped contact count. */
