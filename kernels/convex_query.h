@@ -24,6 +24,7 @@
 
 #include "convex_feature.h"
 #include "convex_manifold.h"
+#include "geometry_closest.h"
 #include "epa.h"
 
 /* Skin of the GJK/MPR switch, relative to the smaller extent. */
@@ -40,11 +41,15 @@
  * CC_CONVEX_TOLERANCE of the pair's size. */
 #define CC_CONVEX_ASCENT_STEPS 24
 #define CC_CONVEX_ASCENT_SEARCH 6
-/* Overlaps deeper than these fractions of the smaller extent (after the
- * local climb from MPR's direction) also climb from the best axis
- * direction, and from EPA's. */
+/* Overlapping cores can have several local optima, and MPR's ray can pick
+ * the wrong one even when shallow (a point core near a box corner leaves
+ * through the nearest face, not the one the ray crosses). Overlaps deeper
+ * than the skin (or this fraction of the smaller core extent, if less)
+ * also climb from the best of the shapes' own face directions when it
+ * beats the optimum found; deeper than CC_CONVEX_DEEP of the smaller
+ * extent, also from EPA's direction. */
 #define CC_CONVEX_ALTERNATIVES 0.05f
-#define CC_CONVEX_DEEP 0.2f
+#define CC_CONVEX_DEEP 0.05f
 #define CC_CONVEX_EPA_TOLERANCE 1.0e-5f
 
 #define CC_CONVEX_PATH_GJK 0
@@ -59,6 +64,15 @@ typedef struct cc_convex_result {
     int iterations;  /* GJK and MPR iterations and ascent evaluations */
     cc_feature feature_a, feature_b; /* supporting features along the normal (A's, and B's along -normal) */
 } cc_convex_result;
+
+/* Size of the core itself: 0 for a sphere's point, a capsule's half
+ * segment, the extent of every other shape. */
+CC_HD float cc_convex_core_extent(const cc_convex* c)
+{
+    if (c->type == CC_SHAPE_SPHERE) return 0.0f;
+    if (c->type == CC_SHAPE_CAPSULE) return c->size.y;
+    return c->extent;
+}
 
 /* Separation of the cores along unit n (positive: apart). It never exceeds
  * the signed distance, so of two directions the one with the larger
@@ -81,7 +95,7 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
     *improved = 0;
     cc_convex_feature(a, *n, fa);
     cc_convex_feature(b, cc_v3_neg(*n), fb);
-    cc_vec3 cand[3];
+    cc_vec3 cand[4];
     int count = 0;
     if (fa->count >= 3) cand[count++] = fa->normal;
     if (fb->count >= 3) cand[count++] = cc_v3_neg(fb->normal);
@@ -112,6 +126,14 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
         }
         if (cc_v3_dot(c, *n) < 0.0f) c = cc_v3_neg(c);
         if (cc_v3_length_sq(c) > 0.5f) cand[count++] = c;
+        /* The direction turned square to an edge: where a point or an edge
+         * lies on the other's edge line, any such direction is optimal. */
+        cc_vec3 e = cc_v3_length_sq(ea) > cc_v3_length_sq(eb) ? ea : eb;
+        float el = cc_v3_length_sq(e);
+        if (el > 0.0f) {
+            cc_vec3 q = cc_v3_normalize(cc_v3_madd(*n, e, -cc_v3_dot(*n, e) / el));
+            if (cc_v3_length_sq(q) > 0.5f) cand[count++] = q;
+        }
     }
     /* Any candidate that separates more is closer to the answer: sep never
      * exceeds the signed distance. */
@@ -293,19 +315,62 @@ CC_HD void cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, 
     cc_convex_ascend(a, b, scale, tol, n, sep, evaluations);
 }
 
-/* Witness points for the final direction: a point feature's support point
- * is exact; facing it, the other shape's witness is that point moved by the
- * separation along the normal. Between two extended features (faces,
- * edges) *pa and *pb keep the caller's points. */
+/* Separated cores: the line between the two support points is the normal
+ * at the optimum, and n <- direction(s_B(-n) - s_A(n)) converges to it
+ * fast while the gap is small against the curvature. sep is flat there,
+ * so this sharpens the normal where the ascent's sep test cannot. Steps
+ * that lose separation beyond the tolerance are refused. */
+CC_HD void cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol, int* evals)
+{
+    if (!(*sep > 0.0f)) return;
+    for (int it = 0; it < 4; ++it) {
+        cc_vec3 pa, pb;
+        cc_convex_separation(a, b, *n, &pa, &pb);
+        cc_vec3 m = cc_v3_normalize(cc_v3_sub(pb, pa));
+        if (!(cc_v3_length_sq(m) > 0.5f) || cc_v3_dot(m, *n) > 1.0f - 1.0e-12f) break;
+        float sm = cc_convex_separation(a, b, m, &pa, &pb);
+        (*evals) += 2;
+        if (!(sm >= *sep - tol)) break;
+        *n = m;
+        *sep = cc_maxf(*sep, sm);
+    }
+}
+
+/* Witness points for the final direction, a pair facing each other along
+ * n: a point feature's support point is exact and the other shape's
+ * witness is that point moved by the separation along the normal; two
+ * edges meet at their closest points; otherwise the first point where the
+ * features overlap seen along n, lifted onto both. Without any of these
+ * *pa and *pb keep the caller's points. */
 CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, const cc_feature* fa,
                              const cc_feature* fb, cc_vec3* pa, cc_vec3* pb)
 {
     if (fa->count == 1) {
         *pa = cc_support(a, n);
         *pb = cc_v3_madd(*pa, n, sep);
-    } else if (fb->count == 1) {
+        return;
+    }
+    if (fb->count == 1) {
         *pb = cc_support(b, cc_v3_neg(n));
         *pa = cc_v3_madd(*pb, n, -sep);
+        return;
+    }
+    if (fa->count == 2 && fb->count == 2) {
+        float s, t;
+        cc_vec3 da = cc_v3_sub(fa->p[1], fa->p[0]), db = cc_v3_sub(fb->p[1], fb->p[0]);
+        cc_segment_segment_closest(fa->p[0], da, fb->p[0], db, &s, &t);
+        *pa = cc_v3_madd(fa->p[0], da, s);
+        *pb = cc_v3_madd(fb->p[0], db, t);
+        return;
+    }
+    cc_contact_plane cp = cc_contact_plane_of(fa->p[0], n);
+    float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
+    if (cc_feature_overlap(fa, fb, &cp, ou, ov) > 0) {
+        cc_vec3 qa, qb;
+        if (cc_feature_lift(fa, &cp, ou[0], ov[0], &qa) && cc_feature_lift(fb, &cp, ou[0], ov[0], &qb)) {
+            *pa = qa;
+            *pb = qb;
+        }
     }
 }
 
@@ -331,6 +396,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
         float sep = cc_convex_separation(a, b, n, &pa, &pb);
         if (sep > limit) return 0;
         cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations);
+        cc_convex_align(a, b, &n, &sep, tol, &r->iterations);
         cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
         if (sep > limit) return 0;
         pa = g.point_a;
@@ -351,12 +417,14 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     cc_vec3 pa, pb;
     float sep = cc_convex_separation(a, b, n, &pa, &pb);
     cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations);
-    float min_extent = cc_minf(a->extent, b->extent);
-    if (sep < -CC_CONVEX_ALTERNATIVES * min_extent) {
+    /* Relative to the cores: a sphere's core is a point, whose ray from the
+     * other shape's centre can leave through the wrong face at any depth. */
+    float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
+    if (sep < -cc_minf(CC_CONVEX_ALTERNATIVES * min_core, skin)) {
         /* Overlapping enough for other local optima: the shapes' six axis
-         * directions each and the side normals of round shapes (the optima
-         * of boxes, cylinders, cones and ellipsoids against a point) and,
-         * deeper still, EPA's direction are tried too. */
+         * directions each, hull face normals and the side normals of round
+         * shapes (the optima of each shape against a point), and EPA's
+         * direction are tried too. */
         cc_vec3 start[2];
         float start_sep[2];
         int starts = 1;
@@ -373,6 +441,22 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
                 start_sep[0] = sd;
                 start[0] = d;
             }
+        }
+        /* Hull faces: their outward normals (B's reversed). */
+        for (int k = 0; k < 2; ++k) {
+            const cc_convex* x = k == 0 ? a : b;
+            if (x->type != CC_SHAPE_CONVEX_HULL) continue;
+            cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
+            for (int f = 0; f < x->hull.face_count; ++f) {
+                cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3_normalize(cc_v3_mul(x->hull.faces[f].normal, inv)));
+                if (k == 1) d = cc_v3_neg(d);
+                float sd = cc_convex_separation(a, b, d, &pa, &pb);
+                if (sd > start_sep[0]) {
+                    start_sep[0] = sd;
+                    start[0] = d;
+                }
+            }
+            r->iterations += x->hull.face_count;
         }
         /* Round sides: the side normal facing the other shape's centre. */
         for (int k = 0; k < 2; ++k) {
@@ -395,14 +479,19 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             }
         }
         r->iterations += 14;
-        if (sep < -CC_CONVEX_DEEP * min_extent && m.has_tetra) {
+        if (m.has_tetra && sep < -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent)) {
             cc_epa_result e;
             cc_epa(a, b, skin, CC_CONVEX_EPA_TOLERANCE * scale, m.tetra, &e);
             r->iterations += e.iterations;
-            if (e.ok) {
-                start[1] = e.normal;
-                start_sep[1] = cc_convex_separation(a, b, e.normal, &pa, &pb);
-                starts = 2;
+            /* The best of EPA's nearest faces (one face when it converged). */
+            start_sep[1] = -3.0e38f;
+            for (int k = 0; e.ok && k < e.candidate_count; ++k) {
+                float sd = cc_convex_separation(a, b, e.candidate[k], &pa, &pb);
+                if (sd > start_sep[1]) {
+                    start_sep[1] = sd;
+                    start[1] = e.candidate[k];
+                    starts = 2;
+                }
             }
         }
         for (int k = 0; k < starts; ++k) {

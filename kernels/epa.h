@@ -15,8 +15,8 @@
 
 #include "mpr.h"
 
-#define CC_EPA_MAX_VERTICES 32
-#define CC_EPA_MAX_FACES 64
+#define CC_EPA_MAX_VERTICES 40
+#define CC_EPA_MAX_FACES 80
 #define CC_EPA_MAX_EDGES 48
 
 typedef struct cc_epa_face {
@@ -26,11 +26,18 @@ typedef struct cc_epa_face {
     float d;            /* distance of the plane from the origin */
 } cc_epa_face;
 
+#define CC_EPA_CANDIDATES 4
+
 typedef struct cc_epa_result {
     int ok;
     cc_vec3 normal; /* unit contact normal A -> B */
-    float depth;    /* of the inflated cores [m] */
+    float depth;    /* of the inflated cores [m]; a lower bound when the pools filled up */
     int iterations;
+    /* When the pools fill up before convergence, the nearest faces' normals
+     * (contact-normal convention, nearest first) mark where the optimum can
+     * be; callers refine from them. */
+    int candidate_count;
+    cc_vec3 candidate[CC_EPA_CANDIDATES];
 } cc_epa_result;
 
 /* Sets the face's plane; returns 0 for a degenerate (needle) triangle. */
@@ -127,6 +134,24 @@ CC_HD void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float t
     r->ok = 1;
     r->normal = cc_v3_neg(f[best].n);
     r->depth = f[best].d;
+    /* The nearest few live faces, by insertion into a short sorted list. */
+    float dist[CC_EPA_CANDIDATES];
+    r->candidate_count = 0;
+    for (int i = 0; i < nf; ++i) {
+        if (!f[i].alive) continue;
+        int k = r->candidate_count < CC_EPA_CANDIDATES ? r->candidate_count++ : CC_EPA_CANDIDATES;
+        while (k > 0 && dist[k - 1] > f[i].d) {
+            if (k < CC_EPA_CANDIDATES) {
+                dist[k] = dist[k - 1];
+                r->candidate[k] = r->candidate[k - 1];
+            }
+            k--;
+        }
+        if (k < CC_EPA_CANDIDATES) {
+            dist[k] = f[i].d;
+            r->candidate[k] = cc_v3_neg(f[i].n);
+        }
+    }
 }
 
 #endif

@@ -13,8 +13,9 @@
  *
  * If some axis separates the boxes by more than the threshold there is no
  * contact. Otherwise the best face axis (reference face on its owner) is
- * preferred to the best edge axis unless the edge separates more by over 5%
- * (see CC_BB_EDGE_REL_TOL), and the contacts come from one of:
+ * preferred to the best edge axis unless the edge separates more by over the
+ * face bias (CC_BB_EDGE_REL_TOL, CC_BB_EDGE_ABS_TOL), and the contacts come
+ * from one of:
  *   - face: the face of the other box most anti-parallel to the reference
  *     face is the incident face. Its quad is clipped by the reference face's
  *     four side planes (Sutherland-Hodgman, at most 8 vertices), points
@@ -50,16 +51,23 @@
  * separation within about (angle x edge length). */
 #define CC_BB_PARALLEL_SQ 1.0e-6f
 /* Face axes win near-ties: an edge axis is chosen only when its separation
- * exceeds the best face separation s_f by more than CC_BB_EDGE_REL_TOL *
- * |s_f| plus the linear tolerance. A resting box therefore keeps its face
+ * exceeds the best face separation s_f by more than the face bias, the
+ * smaller of CC_BB_EDGE_REL_TOL * |s_f| and CC_BB_EDGE_ABS_TOL * (pair size),
+ * plus the linear tolerance. A resting box therefore keeps its face
  * manifold instead of flipping to a single edge contact frame to frame; the
- * cost is a reported depth up to 5% deeper than the minimum translation
- * depth. */
+ * cost is a reported depth deeper than the minimum translation depth by at
+ * most that bias: 5% of a resting depth, and never more than 5e-6 of the
+ * pair's size, so that deep overlaps report the exact depth. */
 #define CC_BB_EDGE_REL_TOL 0.05f
+#define CC_BB_EDGE_ABS_TOL 0.0f
 /* An edge axis within ~5.7 degrees of the chosen face normal (|cos| above
  * this) describes a contact at the rim of a face-face configuration, where
- * the face manifold is kept if it is as deep as the edge pair. */
+ * the face manifold (with the face normal) is kept if it is as deep as the
+ * edge pair, while the overlap is shallower than CC_BB_FACE_LIKE_DEPTH of
+ * the pair's size: resting contacts keep four points rather than flipping
+ * to one, deeper ones report the exact edge normal. */
 #define CC_BB_FACE_LIKE_COS 0.995f
+#define CC_BB_FACE_LIKE_DEPTH 0.01f
 /* Linear tolerance as a fraction of the pair's size (sum of half extents plus
  * centre offset): float rounding of the SAT separations is ~1e-7 of it. */
 #define CC_BB_LINEAR_TOL 2.0e-6f
@@ -519,7 +527,8 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
     }
     if (edge >= 0 && se > threshold) return;
 
-    int use_edge = edge >= 0 && se > sf + CC_BB_EDGE_REL_TOL * fabsf(sf) + bp.tol;
+    float bias = cc_bb_minf(CC_BB_EDGE_REL_TOL * fabsf(sf), CC_BB_EDGE_ABS_TOL / CC_BB_LINEAR_TOL * bp.tol);
+    int use_edge = edge >= 0 && se > sf + bias + bp.tol;
     float smax = edge >= 0 ? cc_bb_maxf(sf, se) : sf;
 
     /* The face manifold is exact when its deepest clipped point reaches the
@@ -545,8 +554,9 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
         int inside = cc_bb_edge_points(&bp, edge / 3, edge % 3, &xa, &xb, &ne);
         if (inside && se >= sf - bp.tol) {
             const cc_vec3* fa = clip.ref_is_b ? bp.bx : bp.ax;
-            float slack = CC_BB_EDGE_REL_TOL * cc_bb_maxf(-se, 0.0f) + bp.tol;
-            if (fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
+            float slack = cc_bb_minf(CC_BB_EDGE_REL_TOL * cc_bb_maxf(-se, 0.0f), CC_BB_EDGE_ABS_TOL / CC_BB_LINEAR_TOL * bp.tol) + bp.tol;
+            int shallow = -se <= CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol;
+            if (shallow && fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
                 dface <= se + bp.tol) {
                 cc_bb_face_commit(&bp, &clip, threshold, m);
             } else {

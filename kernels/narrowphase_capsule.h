@@ -17,6 +17,7 @@
 #include "geometry_closest.h"
 #include "manifold.h"
 #include "math_frame.h"
+#include "narrowphase_convex.h"
 
 /* Two contact points closer than this along a segment are one point [m]. */
 #define CC_CAPSULE_MERGE_LENGTH 1.0e-6f
@@ -51,6 +52,13 @@ CC_HD void cc_collide_capsule_capsule(const cc_geom* a, const cc_geom* b, float 
     cc_vec3 pa = cc_v3_madd(p1, d1, s), pb = cc_v3_madd(p2, d2, t);
 
     cc_vec3 n = cc_v3_sub(pb, pa);
+    /* Closest points inside both segments: the lines' common perpendicular
+     * d1 x d2 is the normal, exact where pb - pa is short and rounded. */
+    if (!parallel && s > 0.0f && s < 1.0f && t > 0.0f && t < 1.0f) {
+        cc_vec3 c = cc_v3_normalize(cc_v3_cross(d1, d2));
+        float along = cc_v3_dot(n, c);
+        if (cc_v3_length_sq(c) > 0.5f && along != 0.0f) n = cc_v3_scale(c, along);
+    }
     cc_vec3 a1 = cc_v3_abs(d1), a2 = cc_v3_abs(d2), ap = cc_v3_abs(p2);
     float tol = CC_GEOM_REL_TOL * (a1.x + a1.y + a1.z + a2.x + a2.y + a2.z + ap.x + ap.y + ap.z);
     if (!(cc_v3_length_sq(n) > tol * tol)) {
@@ -110,7 +118,8 @@ CC_HD void cc_capsule_box_add(const cc_frame* box, cc_vec3 x, cc_vec3 q, float d
  *    normal, the contact is an edge or vertex one: the single closest pair.
  * 3. Touching or crossing: n is a face normal, the face through which the
  *    whole segment leaves with the least travel (h_i + |e_i| - |c_i| for
- *    centre c and half axis e; the same rule as a sphere centre).
+ *    centre c and half axis e; the same rule as a sphere centre), unless an
+ *    edge axis d x e_j needs less: then the GJK/MPR routine answers.
  * 4. Near a face (2) or crossing (3): project the segment along n onto the
  *    plane of face k, x(t) -> q(t) = x(t) + lambda(t) n with
  *    lambda(t) = (s h_k - x_k(t)) / n_k, clip to the face rectangle (the two
@@ -155,7 +164,22 @@ CC_HD void cc_collide_capsule_box(const cc_geom* a, const cc_geom* b, float thre
             return;
         }
     } else {
-        cc_box_least_penetration(c, cc_v3_add(h, ae), &k, &s);
+        float face = cc_box_least_penetration(c, cc_v3_add(h, ae), &k, &s);
+        /* A segment crossing the box diagonally can leave with less travel
+         * across an edge (axis d x box axis) than through any face. That
+         * deep case is rare; the exact GJK/MPR routine handles it. */
+        for (int j = 0; j < 3; ++j) {
+            cc_vec3 axis = cc_v3(j == 0 ? 1.0f : 0.0f, j == 1 ? 1.0f : 0.0f, j == 2 ? 1.0f : 0.0f);
+            cc_vec3 l = cc_v3_cross(d, axis);
+            float len = cc_v3_length(l);
+            if (!(len > 1.0e-3f * cc_v3_length(d))) continue;
+            l = cc_v3_scale(l, 1.0f / len);
+            float travel = fabsf(l.x) * h.x + fabsf(l.y) * h.y + fabsf(l.z) * h.z - fabsf(cc_v3_dot(c, l));
+            if (travel < face - tol) {
+                cc_collide_convex(a, CC_SHAPE_CAPSULE, b, CC_SHAPE_BOX, threshold, m);
+                return;
+            }
+        }
         n = cc_v3(k == 0 ? -s : 0.0f, k == 1 ? -s : 0.0f, k == 2 ? -s : 0.0f);
     }
     m->normal = cc_frame_vector_out(&fb, n);

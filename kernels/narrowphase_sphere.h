@@ -30,21 +30,23 @@ CC_HD void cc_collide_sphere_sphere(const cc_geom* a, const cc_geom* b, float th
 CC_HD void cc_collide_sphere_capsule(const cc_geom* a, const cc_geom* b, float threshold,
                                      cc_manifold* m)
 {
-    cc_vec3 ax, ay, az;
-    cc_q_axes(b->xf.q, &ax, &ay, &az);
-    cc_vec3 half = cc_v3_scale(az, b->size.y);
-    cc_vec3 p = cc_v3_neg(half), d = cc_v3_scale(half, 2.0f);
-    cc_vec3 c = cc_v3_sub(a->xf.p, b->xf.p);
-    cc_vec3 q = cc_v3_madd(p, d, cc_segment_closest_param(c, p, d));
+    /* In the capsule's frame the segment is the z axis, so the offset from
+     * the centre to its closest point is exact in x and y: no cancellation
+     * when the centre lies close to the segment. */
+    cc_frame f = cc_frame_of(b->xf);
+    cc_vec3 c = cc_frame_point_in(&f, a->xf.p);
+    float h = b->size.y;
+    cc_vec3 q = cc_v3(0.0f, 0.0f, cc_clampf(c.z, -h, h));
     cc_vec3 diff = cc_v3_sub(q, c);
     float dist = cc_v3_length(diff);
     cc_vec3 ac = cc_v3_abs(c);
-    float tol = CC_GEOM_REL_TOL * (fabsf(b->size.y) + ac.x + ac.y + ac.z);
+    float tol = CC_GEOM_REL_TOL * (fabsf(h) + ac.x + ac.y + ac.z);
     m->count = 0;
-    cc_vec3 fallback = cc_v3_dot(diff, ax) < 0.0f ? cc_v3_neg(ax) : ax;
-    m->normal = dist > tol && dist > CC_EPSILON_LENGTH ? cc_v3_scale(diff, 1.0f / dist) : fallback;
-    cc_vec3 mid = cc_v3_add(b->xf.p, cc_v3_scale(cc_v3_add(c, q), 0.5f));
-    cc_manifold_add(m, mid, cc_v3_dot(diff, m->normal), threshold);
+    cc_vec3 fallback = diff.x < 0.0f ? cc_v3(-1.0f, 0.0f, 0.0f) : cc_v3(1.0f, 0.0f, 0.0f);
+    cc_vec3 nl = dist > tol && dist > CC_EPSILON_LENGTH ? cc_v3_scale(diff, 1.0f / dist) : fallback;
+    m->normal = cc_frame_vector_out(&f, nl);
+    cc_vec3 mid = cc_frame_point_out(&f, cc_v3_scale(cc_v3_add(c, q), 0.5f));
+    cc_manifold_add(m, mid, cc_v3_dot(diff, nl), threshold);
 }
 
 /* Centre to box, in the box frame. Outside: the clamped point is the
