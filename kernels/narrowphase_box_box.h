@@ -14,8 +14,8 @@
  * If some axis separates the boxes by more than the threshold there is no
  * contact. Otherwise the best face axis (reference face on its owner) is
  * preferred to the best edge axis unless the edge separates more by over the
- * face bias (CC_BB_EDGE_REL_TOL, CC_BB_EDGE_ABS_TOL), and the contacts come
- * from one of:
+ * linear tolerance (exact ties go to the face), and the contacts come from
+ * one of:
  *   - face: the face of the other box most anti-parallel to the reference
  *     face is the incident face. Its quad is clipped by the reference face's
  *     four side planes (Sutherland-Hodgman, at most 8 vertices), points
@@ -36,7 +36,7 @@
  * surface with a point on B's surface; for separated boxes their difference
  * lies along the normal, so no distance is below the true gap, and the
  * smallest one is that gap. For overlapping boxes the deepest contact is
- * within the face bias of the minimum translation depth.
+ * the minimum translation depth (within the linear tolerance).
  *
  * Written once for C11 and CUDA C++: no recursion, fixed loops, small local
  * arrays, only + - * / sqrtf fabsf. */
@@ -50,16 +50,6 @@
  * 1e-7 / |a_i x b_j|, while the neighbouring face axes bound the same
  * separation within about (angle x edge length). */
 #define CC_BB_PARALLEL_SQ 1.0e-6f
-/* Face axes win near-ties: an edge axis is chosen only when its separation
- * exceeds the best face separation s_f by more than the face bias, the
- * smaller of CC_BB_EDGE_REL_TOL * |s_f| and CC_BB_EDGE_ABS_TOL * (pair size),
- * plus the linear tolerance. A resting box therefore keeps its face
- * manifold instead of flipping to a single edge contact frame to frame; the
- * cost is a reported depth deeper than the minimum translation depth by at
- * most that bias: 5% of a resting depth, and never more than 5e-6 of the
- * pair's size, so that deep overlaps report the exact depth. */
-#define CC_BB_EDGE_REL_TOL 0.05f
-#define CC_BB_EDGE_ABS_TOL 0.0f
 /* An edge axis within ~5.7 degrees of the chosen face normal (|cos| above
  * this) describes a contact at the rim of a face-face configuration, where
  * the face manifold (with the face normal) is kept if it is as deep as the
@@ -527,8 +517,7 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
     }
     if (edge >= 0 && se > threshold) return;
 
-    float bias = cc_bb_minf(CC_BB_EDGE_REL_TOL * fabsf(sf), CC_BB_EDGE_ABS_TOL / CC_BB_LINEAR_TOL * bp.tol);
-    int use_edge = edge >= 0 && se > sf + bias + bp.tol;
+    int use_edge = edge >= 0 && se > sf + bp.tol;
     float smax = edge >= 0 ? cc_bb_maxf(sf, se) : sf;
 
     /* The face manifold is exact when its deepest clipped point reaches the
@@ -543,18 +532,19 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
     }
     /* Otherwise the best edge axis, when its closest points are interior to
      * both edges (then the pair realises se exactly) and se is the largest
-     * separation. The face manifold is still preferred when the edge axis is
-     * nearly the face normal and the face's deepest point is within the face
-     * bias of se: a box yawed on an equal box has its lowest corner beyond
-     * the rim and its true deepest point at an edge crossing on the rim, but
-     * the face manifold around it is the stable answer. Separated boxes get
-     * no slack: se is then their exact gap. */
+     * separation. The face manifold is still preferred when the overlap is
+     * shallow, the edge axis is nearly the face normal and the face's
+     * deepest point is as deep as se: a box yawed on an equal box has its
+     * lowest corner beyond the rim and its true deepest point at an edge
+     * crossing on the rim, but the face manifold around it is the stable
+     * answer (its normal is the face's, a few degrees at most from the
+     * edge pair's). */
     cc_vec3 xa = bp.pa, xb = bp.pb, ne = m->normal;
     if (edge >= 0) {
         int inside = cc_bb_edge_points(&bp, edge / 3, edge % 3, &xa, &xb, &ne);
         if (inside && se >= sf - bp.tol) {
             const cc_vec3* fa = clip.ref_is_b ? bp.bx : bp.ax;
-            float slack = cc_bb_minf(CC_BB_EDGE_REL_TOL * cc_bb_maxf(-se, 0.0f), CC_BB_EDGE_ABS_TOL / CC_BB_LINEAR_TOL * bp.tol) + bp.tol;
+            float slack = bp.tol;
             int shallow = -se <= CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol;
             if (shallow && fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
                 dface <= se + bp.tol) {

@@ -665,21 +665,21 @@ TEST(BoxBox, RestingContactStaysOnFaceAxis)
             EXPECT_NEAR(dmin, -depth, 1e-5) << "iteration " << it;
         } else {
             // The reference face may be B's (tilted) and the deepest point a
-            // rim crossing: the depth is within the face bias of the true one.
+            // rim crossing, measured along the face normal: within 1e-5 m.
             double sd = signed_distance(ref_box(a), ref_box(b));
-            EXPECT_NEAR(dmin, sd, 0.05 * std::fabs(sd) + 1e-5) << "iteration " << it;
+            EXPECT_NEAR(dmin, sd, 1e-5) << "iteration " << it;
         }
     }
 }
 
-// Face axes win ties with edge axes within the bias (5% of the penetration,
-// at most 5e-6 of the pair's size, here about 2e-5 m against a 0.02 m
-// penetration): a cube whose lowest edge descends toward its lowest corner
-// just inside the rim of a face. Sliding the corner toward the rim makes the
-// edge-edge axis (rim edge x cube edge, 55 degrees from the face normal)
-// less penetrating than the face axis. 0.02% less (4e-6 m): the face manifold
-// stays; 1% less (2e-4 m): the edge contact takes over.
-TEST(BoxBox, FaceAxisPreferredWithinBias)
+// Face axes win ties with edge axes within the linear tolerance (2e-6 of
+// the pair's size, here about 7e-6 m against a 0.02 m penetration): a cube
+// whose lowest edge descends toward its lowest corner just inside the rim of
+// a face. Sliding the corner toward the rim makes the edge-edge axis (rim
+// edge x cube edge, 55 degrees from the face normal) less penetrating than
+// the face axis. 0.02% less (4e-6 m): the face manifold stays; 1% less
+// (2e-4 m): the edge contact takes over, with the exact depth.
+TEST(BoxBox, FaceAxisPreferredWithinTolerance)
 {
     const double p = 0.02;
     cc_geom a = make_box(cc_v3(0, 0, 0), cc_q_identity(), cc_v3(1.0f, 1.0f, 0.5f));
@@ -902,9 +902,8 @@ TEST(BoxBox, FuzzAgainstReference)
 {
     const int n = 20000;
     // Tolerances: 1e-4 m of float rounding (boxes up to 1 m placed within a
-    // few metres), plus, for overlapping boxes, the documented face bias: the
-    // reported depth may exceed the minimum translation depth by the face
-    // bias, at most 5e-6 of the pair's size (inside tol_abs here). (The
+    // few metres); for overlapping boxes too, the reported depth is the
+    // minimum translation depth up to rounding. (The
     // skip of edge axes within 1e-3 rad of parallel stays inside these; the
     // nearly axis-aligned mode exercises it.)
     const double tol_abs = 1e-4, tol_surface = 1e-4;
