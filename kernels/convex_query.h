@@ -42,14 +42,17 @@
 #define CC_CONVEX_ASCENT_STEPS 24
 #define CC_CONVEX_ASCENT_SEARCH 6
 /* Overlapping cores can have several local optima, and MPR's ray can pick
- * the wrong one even when shallow (a point core near a box corner leaves
- * through the nearest face, not the one the ray crosses). Overlaps deeper
- * than the skin (or this fraction of the smaller core extent, if less)
- * also climb from the best of the shapes' own face directions when it
- * beats the optimum found; deeper than CC_CONVEX_DEEP of the smaller
- * extent, also from EPA's direction. */
+ * the wrong one even when shallow for a thin core (a sphere's centre near a
+ * box corner leaves through the nearest face, not the one the ray
+ * crosses). Overlaps deeper than this fraction of the smaller core
+ * thickness (any overlap for spheres and capsules) also climb from the best
+ * of the shapes' own face directions when it beats the optimum found;
+ * deeper than CC_CONVEX_DEEP of the smaller extent, also from EPA's. */
 #define CC_CONVEX_ALTERNATIVES 0.05f
 #define CC_CONVEX_DEEP 0.05f
+/* Deeper than this fraction, every start climbs (several are needed where
+ * the shapes are mostly inside each other). */
+#define CC_CONVEX_VERY_DEEP 0.2f
 #define CC_CONVEX_EPA_TOLERANCE 1.0e-5f
 
 #define CC_CONVEX_PATH_GJK 0
@@ -65,12 +68,11 @@ typedef struct cc_convex_result {
     cc_feature feature_a, feature_b; /* supporting features along the normal (A's, and B's along -normal) */
 } cc_convex_result;
 
-/* Size of the core itself: 0 for a sphere's point, a capsule's half
+/* Thickness of the core itself: 0 for a sphere's point and a capsule's
  * segment, the extent of every other shape. */
 CC_HD float cc_convex_core_extent(const cc_convex* c)
 {
-    if (c->type == CC_SHAPE_SPHERE) return 0.0f;
-    if (c->type == CC_SHAPE_CAPSULE) return c->size.y;
+    if (c->type == CC_SHAPE_SPHERE || c->type == CC_SHAPE_CAPSULE) return 0.0f;
     return c->extent;
 }
 
@@ -365,9 +367,14 @@ CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, 
     }
     cc_contact_plane cp = cc_contact_plane_of(fa->p[0], n);
     float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
-    if (cc_feature_overlap(fa, fb, &cp, ou, ov) > 0) {
+    int k = cc_feature_overlap(fa, fb, &cp, ou, ov);
+    float best = 3.0e38f;
+    for (int i = 0; i < k; ++i) { /* the deepest point of the overlap */
         cc_vec3 qa, qb;
-        if (cc_feature_lift(fa, &cp, ou[0], ov[0], &qa) && cc_feature_lift(fb, &cp, ou[0], ov[0], &qb)) {
+        if (!cc_feature_lift(fa, &cp, ou[i], ov[i], &qa) || !cc_feature_lift(fb, &cp, ou[i], ov[i], &qb)) continue;
+        float d = cc_v3_dot(cc_v3_sub(qb, qa), n);
+        if (d < best) {
+            best = d;
             *pa = qa;
             *pb = qb;
         }
@@ -420,16 +427,23 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     /* Relative to the cores: a sphere's core is a point, whose ray from the
      * other shape's centre can leave through the wrong face at any depth. */
     float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
-    if (sep < -cc_minf(CC_CONVEX_ALTERNATIVES * min_core, skin)) {
+    /* Two polytopes have a local optimum at every edge pair, which no face
+     * direction reaches: EPA, exact for them, runs at any overlap. */
+    int polytopes = (a->type == CC_SHAPE_BOX || a->type == CC_SHAPE_CONVEX_HULL) &&
+                    (b->type == CC_SHAPE_BOX || b->type == CC_SHAPE_CONVEX_HULL);
+    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -skin)) {
         /* Overlapping enough for other local optima: the shapes' six axis
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's
          * direction are tried too. */
-        cc_vec3 start[2];
-        float start_sep[2];
-        int starts = 1;
-        start[0] = n;
-        start_sep[0] = -3.0e38f;
+        /* Starts: 0 and 1, the best direction of each shape's own; then
+         * EPA's, and MPR's with the shapes swapped (the ray from the other
+         * side, so that A-B and B-A try the same starts). */
+        cc_vec3 start[3 + CC_EPA_CANDIDATES];
+        float start_sep[3 + CC_EPA_CANDIDATES];
+        int starts = 2;
+        start[0] = start[1] = n;
+        start_sep[0] = start_sep[1] = -3.0e38f;
         const cc_frame* frames[2] = {&a->f, &b->f};
         for (int k = 0; k < 12; ++k) {
             const cc_frame* f = frames[k / 6];
@@ -437,9 +451,9 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             cc_vec3 d = axis == 0 ? f->x : (axis == 1 ? f->y : f->z);
             if (k & 1) d = cc_v3_neg(d);
             float sd = cc_convex_separation(a, b, d, &pa, &pb);
-            if (sd > start_sep[0]) {
-                start_sep[0] = sd;
-                start[0] = d;
+            if (sd > start_sep[k / 6]) {
+                start_sep[k / 6] = sd;
+                start[k / 6] = d;
             }
         }
         /* Hull faces: their outward normals (B's reversed). */
@@ -451,9 +465,9 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
                 cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3_normalize(cc_v3_mul(x->hull.faces[f].normal, inv)));
                 if (k == 1) d = cc_v3_neg(d);
                 float sd = cc_convex_separation(a, b, d, &pa, &pb);
-                if (sd > start_sep[0]) {
-                    start_sep[0] = sd;
-                    start[0] = d;
+                if (sd > start_sep[k]) {
+                    start_sep[k] = sd;
+                    start[k] = d;
                 }
             }
             r->iterations += x->hull.face_count;
@@ -473,30 +487,48 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             cc_vec3 d = cc_frame_vector_out(&x->f, side);
             if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
             float sd = cc_convex_separation(a, b, d, &pa, &pb);
-            if (sd > start_sep[0]) {
-                start_sep[0] = sd;
-                start[0] = d;
+            if (sd > start_sep[k]) {
+                start_sep[k] = sd;
+                start[k] = d;
             }
         }
         r->iterations += 14;
-        if (m.has_tetra && sep < -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent)) {
+        float min_extent = cc_minf(a->extent, b->extent);
+        int deep = sep < -CC_CONVEX_DEEP * min_extent;
+        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
+        if (m.has_tetra && (polytopes || deep)) {
+            /* EPA's nearest faces when its pools filled up (one face when it
+             * converged): very deep, each is a start (the best start does
+             * not always climb highest); otherwise the best of them. */
             cc_epa_result e;
             cc_epa(a, b, skin, CC_CONVEX_EPA_TOLERANCE * scale, m.tetra, &e);
             r->iterations += e.iterations;
-            /* The best of EPA's nearest faces (one face when it converged). */
-            start_sep[1] = -3.0e38f;
+            int first = starts;
             for (int k = 0; e.ok && k < e.candidate_count; ++k) {
                 float sd = cc_convex_separation(a, b, e.candidate[k], &pa, &pb);
-                if (sd > start_sep[1]) {
-                    start_sep[1] = sd;
-                    start[1] = e.candidate[k];
-                    starts = 2;
+                if (very_deep || starts == first) {
+                    start[starts] = e.candidate[k];
+                    start_sep[starts++] = sd;
+                } else if (sd > start_sep[first]) {
+                    start[first] = e.candidate[k];
+                    start_sep[first] = sd;
                 }
             }
         }
+        if (very_deep) {
+            cc_mpr_result ms;
+            cc_mpr(b, a, skin, CC_CONVEX_MPR_TOLERANCE * scale, &ms);
+            r->iterations += ms.iterations;
+            if (ms.hit) {
+                start[starts] = cc_v3_neg(ms.normal);
+                start_sep[starts] = cc_convex_separation(a, b, start[starts], &pa, &pb);
+                starts++;
+            }
+        }
         for (int k = 0; k < starts; ++k) {
-            /* An axis below the current optimum is not worth a climb. */
-            if (k == 0 && start_sep[0] < sep) continue;
+            /* Shallower, a shape's direction below the optimum found is not
+             * worth a climb; very deep, every start is. */
+            if (k < 2 && !very_deep && start_sep[k] < sep) continue;
             cc_convex_climb(a, b, scale, tol, &start[k], &start_sep[k], &r->iterations);
             if (start_sep[k] > sep) {
                 sep = start_sep[k];
