@@ -22,8 +22,33 @@ typedef struct cc_shape_record {
     int group;
     int filter_parent;
     int has_shape_collision;
-    int source; /* hull index for convex hulls, else -1 */
+    uint32_t type_bits, affinity_bits;
+    int source; /* hull, mesh or heightfield index, else -1 */
+    int name;   /* index into the builder's name pool, or -1 */
 } cc_shape_record;
+
+/* A triangle mesh kept by the builder: vertices in the mesh frame, three
+ * indices per triangle (counter-clockwise seen from outside), and bounds. */
+typedef struct cc_mesh_data {
+    cc_vec3* vertices;
+    int vertex_count;
+    int* triangles; /* 3 * triangle_count, indices into vertices */
+    int triangle_count;
+    cc_vec3 lower, upper;
+} cc_mesh_data;
+
+/* A heightfield's samples, row-major (rows along y, columns along x). */
+typedef struct cc_hfield_data {
+    float* heights;
+    int rows, cols;
+    float min_height, max_height;
+} cc_hfield_data;
+
+/* Counts of every builder array, so that a loader can undo what it added. */
+typedef struct cc_builder_mark {
+    int body_count, shape_count, filter_count, hull_count, mesh_count, hfield_count;
+    int name_count, block_count, world_count;
+} cc_builder_mark;
 
 typedef struct cc_index_pair {
     int a, b;
@@ -50,10 +75,21 @@ struct cc_builder {
     int filter_count, filter_capacity;
     cc_hull_data* hulls; /* hull pool, shared by shapes of every world */
     int hull_count, hull_capacity;
+    cc_mesh_data* meshes; /* mesh pool, shared like hulls */
+    int mesh_count, mesh_capacity;
+    cc_hfield_data* hfields; /* heightfield pool, shared like hulls */
+    int hfield_count, hfield_capacity;
+    char** names; /* shape names; replicated shapes share their template's entry */
+    int name_count, name_capacity;
     cc_replica_block* blocks;
     int block_count, block_capacity;
     int world_count;
     int open_world; /* world opened by begin_world, or -1 */
 };
+
+/* Undo support for loaders: record the counts, and drop everything added
+ * since (a rejected load changes nothing). */
+cc_builder_mark cc_builder_get_mark(const cc_builder* b);
+void cc_builder_rollback(cc_builder* b, const cc_builder_mark* mark);
 
 #endif

@@ -29,6 +29,8 @@ const char* cc_status_string(cc_status status)
     case CC_ERR_UNINITIALIZED_DEF: return "CC_ERR_UNINITIALIZED_DEF";
     case CC_ERR_MISMATCH: return "CC_ERR_MISMATCH";
     case CC_ERR_INVALID_SHAPE: return "CC_ERR_INVALID_SHAPE";
+    case CC_ERR_IO: return "CC_ERR_IO";
+    case CC_ERR_PARSE: return "CC_ERR_PARSE";
     }
     return "CC_ERR_UNKNOWN";
 }

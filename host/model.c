@@ -55,8 +55,8 @@ static void mark_irregular_blocks(const cc_builder* b, cc_replica_block* blocks,
     }
 }
 
-/* Pool sizes of the builder's hulls. */
-static void count_hull_pools(const cc_builder* b, cc_model_view* v)
+/* Pool sizes of the builder's hulls, meshes and heightfields. */
+static void count_pools(const cc_builder* b, cc_model_view* v)
 {
     v->hulls_count = b->hull_count;
     v->hull_vertices_count = v->hull_faces_count = v->hull_indices_count = 0;
@@ -64,6 +64,48 @@ static void count_hull_pools(const cc_builder* b, cc_model_view* v)
         v->hull_vertices_count += b->hulls[h].vertex_count;
         v->hull_faces_count += b->hulls[h].face_count;
         v->hull_indices_count += b->hulls[h].index_count;
+    }
+    v->meshes_count = b->mesh_count;
+    v->mesh_vertices_count = v->mesh_triangles_count = 0;
+    for (int i = 0; i < b->mesh_count; ++i) {
+        v->mesh_vertices_count += b->meshes[i].vertex_count;
+        v->mesh_triangles_count += b->meshes[i].triangle_count;
+    }
+    v->hfields_count = b->hfield_count;
+    v->hfield_samples_count = 0;
+    for (int i = 0; i < b->hfield_count; ++i) v->hfield_samples_count += b->hfields[i].rows * b->hfields[i].cols;
+}
+
+/* Meshes and heightfields back to back, their ranges made absolute. */
+static void fill_mesh_pools(const cc_builder* b, cc_model_view* v)
+{
+    int vert = 0, tri = 0, sample = 0;
+    for (int i = 0; i < b->mesh_count; ++i) {
+        const cc_mesh_data* src = &b->meshes[i];
+        cc_mesh_desc* d = &v->meshes[i];
+        d->vertex_first = vert;
+        d->vertex_count = src->vertex_count;
+        d->triangle_first = tri;
+        d->triangle_count = src->triangle_count;
+        d->lower = src->lower;
+        d->upper = src->upper;
+        memcpy(v->mesh_vertices + vert, src->vertices, sizeof(cc_vec3) * (size_t)src->vertex_count);
+        for (int t = 0; t < src->triangle_count; ++t)
+            for (int k = 0; k < 3; ++k) v->mesh_triangles[tri + t].v[k] = src->triangles[3 * t + k] + vert;
+        vert += src->vertex_count;
+        tri += src->triangle_count;
+    }
+    for (int i = 0; i < b->hfield_count; ++i) {
+        const cc_hfield_data* src = &b->hfields[i];
+        cc_hfield_desc* d = &v->hfields[i];
+        int n = src->rows * src->cols;
+        d->sample_first = sample;
+        d->rows = src->rows;
+        d->cols = src->cols;
+        d->min_height = src->min_height;
+        d->max_height = src->max_height;
+        memcpy(v->hfield_samples + sample, src->heights, sizeof(float) * (size_t)n);
+        sample += n;
     }
 }
 
@@ -114,7 +156,9 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
     for (int i = 0; i < b->shape_count; ++i) {
         const cc_shape_record* r = &b->shapes[i];
         unsigned flags = 0;
-        if (r->has_shape_collision && r->group != 0) flags |= CC_SHAPE_FLAG_COLLIDES;
+        /* Zero type and affinity bits meet nothing, like group 0. */
+        if (r->has_shape_collision && r->group != 0 && (r->type_bits | r->affinity_bits) != 0u)
+            flags |= CC_SHAPE_FLAG_COLLIDES;
         if (r->body < 0 || b->bodies[r->body].is_static) flags |= CC_SHAPE_FLAG_STATIC;
         if (r->filter_parent) flags |= CC_SHAPE_FLAG_FILTER_PARENT;
         cc_shape_geometry* g = &v->shape_geom[i];
@@ -129,8 +173,11 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         v->shape_flags[i] = flags;
         v->shape_local[i] = r->local;
         v->shape_source[i] = r->source;
+        v->shape_type_bits[i] = r->type_bits;
+        v->shape_affinity_bits[i] = r->affinity_bits;
     }
     fill_hull_pools(b, v);
+    fill_mesh_pools(b, v);
     for (int i = 0; i < v->filter_pair_count; ++i) {
         v->filter_pairs[i] = filter_keys[i];
         v->shape_flags[filter_keys[i] >> 32] |= CC_SHAPE_FLAG_HAS_FILTERS;
@@ -174,7 +221,7 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     hv->body_count = b->body_count;
     hv->world_count = b->world_count;
     hv->filter_pair_count = filter_count;
-    count_hull_pools(b, hv);
+    count_pools(b, hv);
     m->block_bytes = layout(hv, NULL);
     m->host_block = cc_host_calloc(1, m->block_bytes);
     m->initial_pose = (cc_transform*)cc_host_alloc(sizeof(cc_transform) * (size_t)(b->body_count + 1));

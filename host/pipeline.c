@@ -29,6 +29,7 @@ cc_pipeline_def cc_default_pipeline_def(void)
     d.contact_matching_pos_threshold = 0.0005f;
     d.contact_matching_normal_dot_threshold = 0.9f;
     d.contact_report = 0;
+    d.skip_unsupported_pairs = 0;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -263,6 +264,79 @@ static cc_status setup_order_and_matching(cc_pipeline* p)
     return CC_OK;
 }
 
+/* Pairs that pass every filter but have no route in this build (meshes and
+ * heightfields for now). Cheap when the model has none of those types: one
+ * pass over the shapes. Otherwise each such shape is checked against the
+ * shapes it could meet (its world and the globals, or every world for a
+ * global one); a regular replica block is checked in its first copy and
+ * counted once per copy. Without skip, the first such pair fails creation. */
+static cc_status find_unsupported_pairs(const cc_model* m, int skip, int64_t* out_count)
+{
+    const cc_model_view* v = &m->host_view;
+    *out_count = 0;
+    int any = 0;
+    for (int s = 0; s < v->shape_count && !any; ++s)
+        any = !cc_type_has_route(v->shape_geom[s].type) && (v->shape_flags[s] & CC_SHAPE_FLAG_COLLIDES);
+    if (!any) return CC_OK;
+    int W = v->world_count;
+    /* Colliding shapes bucketed by world (bucket W: the globals), and the
+     * weight each world's pairs count with. */
+    int* start = (int*)cc_host_calloc((size_t)W + 2, sizeof(int));
+    int* cursor = (int*)cc_host_calloc((size_t)W + 2, sizeof(int));
+    int* index = (int*)cc_host_alloc(sizeof(int) * (size_t)(v->shape_count + 1));
+    int64_t* weight = (int64_t*)cc_host_alloc(sizeof(int64_t) * (size_t)(W + 1));
+    if (!start || !cursor || !index || !weight) {
+        cc_host_free(start), cc_host_free(cursor), cc_host_free(index), cc_host_free(weight);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_pipeline_create: out of host memory");
+    }
+    for (int s = 0; s < v->shape_count; ++s)
+        if (v->shape_flags[s] & CC_SHAPE_FLAG_COLLIDES) start[(v->shape_world[s] < 0 ? W : v->shape_world[s]) + 1]++;
+    for (int w = 0; w <= W; ++w) start[w + 1] += start[w];
+    memcpy(cursor, start, sizeof(int) * ((size_t)W + 2));
+    for (int s = 0; s < v->shape_count; ++s)
+        if (v->shape_flags[s] & CC_SHAPE_FLAG_COLLIDES) index[cursor[v->shape_world[s] < 0 ? W : v->shape_world[s]]++] = s;
+    for (int w = 0; w <= W; ++w) weight[w] = 1;
+    for (int k = 0; k < m->block_count; ++k) {
+        const cc_replica_block* b = &m->blocks[k];
+        if (b->irregular) continue;
+        weight[b->first_world] = b->copies;
+        for (int c = 1; c < b->copies; ++c) weight[b->first_world + c] = 0;
+    }
+    int64_t count = 0;
+    int first_u = -1, first_v = -1;
+    for (int u = 0; u < v->shape_count && (skip || first_u < 0); ++u) {
+        if (cc_type_has_route(v->shape_geom[u].type) || !(v->shape_flags[u] & CC_SHAPE_FLAG_COLLIDES)) continue;
+        int wu = v->shape_world[u];
+        if (wu >= 0 && weight[wu] == 0) continue;
+        for (int w = 0; w <= W && (skip || first_u < 0); ++w) {
+            /* A world shape meets its own world and the globals; a global meets all. */
+            if (wu >= 0 && w != wu && w != W) continue;
+            int64_t wt = wu >= 0 ? weight[wu] : weight[w];
+            if (wt == 0) continue;
+            for (int i = start[w]; i < start[w + 1]; ++i) {
+                int o = index[i];
+                /* A pair of two route-less shapes is counted from the lower one. */
+                if (!cc_type_has_route(v->shape_geom[o].type) && o < u) continue;
+                if (!cc_pair_passes_rules(v, u, o, 0)) continue;
+                const cc_shape_geometry *gu = &v->shape_geom[u], *go = &v->shape_geom[o];
+                if (cc_route_exists(gu->type, gu->size, go->type, go->size)) continue;
+                count += wt;
+                if (first_u < 0) first_u = u, first_v = o;
+                if (!skip) break;
+            }
+        }
+    }
+    cc_host_free(start), cc_host_free(cursor), cc_host_free(index), cc_host_free(weight);
+    *out_count = count;
+    if (!skip && first_u >= 0)
+        return cc_fail(CC_ERR_UNSUPPORTED,
+                       "cc_pipeline_create: no narrow-phase route for %s shape %d against %s shape %d yet; "
+                       "set skip_unsupported_pairs in cc_pipeline_def to ignore such pairs",
+                       cc_shape_type_name((cc_shape_type)v->shape_geom[first_u].type), first_u,
+                       cc_shape_type_name((cc_shape_type)v->shape_geom[first_v].type), first_v);
+    return CC_OK;
+}
+
 static int64_t clamp_capacity(int64_t n) { return n > INT32_MAX / 2 ? INT32_MAX / 2 : n; }
 
 cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, cc_pipeline** out)
@@ -273,6 +347,9 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     cc_status s = validate_def(&d);
     if (s != CC_OK) return s;
     if (d.contact_matching != CC_MATCHING_DISABLED) d.deterministic = 1;
+    int64_t unsupported = 0;
+    s = find_unsupported_pairs(model, d.skip_unsupported_pairs, &unsupported);
+    if (s != CC_OK) return s;
     cc_broad_phase bp;
     s = choose_broad_phase(model, &d, &bp);
     if (s != CC_OK) return s;
@@ -281,6 +358,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     p->model = model;
     p->backend = model->backend;
     p->info.broad_phase = bp;
+    p->info.unsupported_pairs = unsupported;
     p->def = d;
     p->view.model = model->view;
 

@@ -8,6 +8,7 @@
 
 #include "convex_hull.h"
 #include "math_transform.h"
+#include "mesh_data.h"
 
 /* Bits of the shape `flags` column. */
 #define CC_SHAPE_FLAG_COLLIDES 1u      /* has_shape_collision and group != 0 */
@@ -33,7 +34,9 @@ typedef struct cc_shape_geometry {
     X(int, shape_group, "(nshape) collision group")                                 \
     X(unsigned, shape_flags, "(nshape) CC_SHAPE_FLAG_* bits")                       \
     X(cc_transform, shape_local, "(nshape) pose in the body frame")                 \
-    X(int, shape_source, "(nshape) index of the shape's hull in its pool, or -1")
+    X(int, shape_source, "(nshape) index of the shape's hull, mesh or heightfield in its pool, or -1") \
+    X(uint32_t, shape_type_bits, "(nshape) collision type bitmask (MuJoCo contype)")      \
+    X(uint32_t, shape_affinity_bits, "(nshape) collision affinity bitmask (MuJoCo conaffinity)")
 
 #define CC_BODY_COLUMNS(X)                                                           \
     X(int, body_world, "(nbody) world index, -1 for global bodies")                 \
@@ -46,7 +49,12 @@ typedef struct cc_shape_geometry {
     X(cc_hull_desc, hulls, "convex hulls: ranges into the pools below")              \
     X(cc_vec3, hull_vertices, "hull vertices, hull frame")                           \
     X(cc_hull_face, hull_faces, "hull faces; `first` indexes hull_indices")          \
-    X(int, hull_indices, "face vertex indices into hull_vertices (absolute)")
+    X(int, hull_indices, "face vertex indices into hull_vertices (absolute)")        \
+    X(cc_mesh_desc, meshes, "triangle meshes: ranges into the pools below")          \
+    X(cc_vec3, mesh_vertices, "mesh vertices, mesh frame")                           \
+    X(cc_mesh_triangle, mesh_triangles, "vertex indices into mesh_vertices (absolute)") \
+    X(cc_hfield_desc, hfields, "heightfields: ranges into hfield_samples")          \
+    X(float, hfield_samples, "heightfield samples, row-major, unscaled")
 
 #define CC_DECLARE_COLUMN_POINTER(type, name, comment) type* name;
 #define CC_DECLARE_POOL(type, name, comment) \

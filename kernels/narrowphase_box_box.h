@@ -57,7 +57,7 @@
  * the pair's size: resting contacts keep four points rather than flipping
  * to one, deeper ones report the exact edge normal. */
 #define CC_BB_FACE_LIKE_COS 0.995f
-#define CC_BB_FACE_LIKE_DEPTH 0.01f
+#define CC_BB_FACE_LIKE_DEPTH 0.005f
 /* Linear tolerance as a fraction of the pair's size (sum of half extents plus
  * centre offset): float rounding of the SAT separations is ~1e-7 of it. */
 #define CC_BB_LINEAR_TOL 2.0e-6f

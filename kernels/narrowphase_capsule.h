@@ -175,7 +175,7 @@ CC_HD void cc_collide_capsule_box(const cc_geom* a, const cc_geom* b, float thre
             if (!(len > 1.0e-3f * cc_v3_length(d))) continue;
             l = cc_v3_scale(l, 1.0f / len);
             float travel = fabsf(l.x) * h.x + fabsf(l.y) * h.y + fabsf(l.z) * h.z - fabsf(cc_v3_dot(c, l));
-            if (travel < face - tol) {
+            if (travel < face) {
                 cc_collide_convex(a, CC_SHAPE_CAPSULE, b, CC_SHAPE_BOX, threshold, m);
                 return;
             }

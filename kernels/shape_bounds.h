@@ -135,6 +135,36 @@ CC_HD cc_aabb cc_shape_aabb(int type, cc_vec3 size, cc_transform xf, float expan
     return box;
 }
 
+/* World AABB of a local box [lo, hi] at pose xf, grown by `expand`. */
+CC_HD cc_aabb cc_local_box_aabb(cc_vec3 lo, cc_vec3 hi, cc_transform xf, float expand)
+{
+    cc_vec3 c = cc_tf_point(xf, cc_v3_scale(cc_v3_add(lo, hi), 0.5f));
+    cc_vec3 e = cc_v3_add(cc_rotated_box_extent(xf.q, cc_v3_scale(cc_v3_sub(hi, lo), 0.5f)),
+                          cc_v3(expand, expand, expand));
+    cc_aabb box;
+    box.lower = cc_v3_sub(c, e);
+    box.upper = cc_v3_add(c, e);
+    return box;
+}
+
+/* Meshes: the mesh's local bounds scaled per axis. Heightfields: the grid's
+ * x/y extent and the samples' range times the vertical scale. */
+CC_HD cc_aabb cc_pooled_shape_aabb(const cc_model_view* m, int type, int source, cc_vec3 size,
+                                   cc_transform xf, float expand)
+{
+    cc_vec3 lo, hi;
+    if (type == CC_SHAPE_MESH) {
+        const cc_mesh_desc* d = &m->meshes[source];
+        lo = cc_v3_mul(d->lower, size);
+        hi = cc_v3_mul(d->upper, size);
+    } else {
+        const cc_hfield_desc* d = &m->hfields[source];
+        lo = cc_v3(-size.x, -size.y, d->min_height * size.z);
+        hi = cc_v3(size.x, size.y, d->max_height * size.z);
+    }
+    return cc_local_box_aabb(lo, hi, xf, expand);
+}
+
 /* Per-thread body: shape i's world pose and expanded AABB. */
 CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transform* body_pose,
                                   cc_transform* shape_pose, cc_aabb* aabb)
@@ -143,6 +173,10 @@ CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transf
     cc_transform xf = m->shape_local[i];
     if (g.body >= 0) xf = cc_tf_mul(body_pose[g.body], xf);
     shape_pose[i] = xf;
+    if (g.type == CC_SHAPE_MESH || g.type == CC_SHAPE_HEIGHTFIELD) {
+        aabb[i] = cc_pooled_shape_aabb(m, g.type, m->shape_source[i], g.size, xf, g.margin + g.gap);
+        return;
+    }
     const cc_hull_desc* hull = g.type == CC_SHAPE_CONVEX_HULL ? &m->hulls[m->shape_source[i]] : 0;
     aabb[i] = cc_shape_aabb(g.type, g.size, xf, g.margin + g.gap, hull);
 }

@@ -5,7 +5,8 @@
 # nvcc is on PATH or in /usr/local/cuda the CUDA backend is built too.
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libgtest-dev googletest libqhull-dev)
+packages=(cmake make gcc g++ pkg-config libgtest-dev googletest libqhull-dev libexpat1-dev libpng-dev
+          libtinyobjloader-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,6 +6,7 @@
 #include "model.h"
 #include "contacts.h"
 #include "pipeline.h"
+#include "mjcf.h"
 
 #define CUCONTACT_VERSION_MAJOR 0
 #define CUCONTACT_VERSION_MINOR 1

@@ -43,6 +43,11 @@ typedef struct cc_shape_def {
                          ///< <0 with everything but the same negative group (1)
     int collision_filter_parent; ///< nonzero: skip pairs with shapes of the parent/child body (1)
     int has_shape_collision;     ///< zero: the shape collides with no other shape (1)
+    /// Bitmask filter beside the groups (MuJoCo's contype/conaffinity): shapes
+    /// a and b collide only if (type_a & affinity_b) | (type_b & affinity_a)
+    /// is nonzero. Both default to all bits, which never filters anything.
+    uint32_t collision_type_bits;     ///< (0xFFFFFFFF)
+    uint32_t collision_affinity_bits; ///< (0xFFFFFFFF)
     int world; ///< for shapes on body -1: world index, CC_WORLD_GLOBAL or CC_WORLD_CURRENT;
                ///< shapes on a body take the body's world (CC_WORLD_CURRENT)
     int32_t cookie; ///< set by cc_default_shape_def; do not touch
@@ -109,8 +114,75 @@ cc_status cc_builder_get_convex_hull_vertices(const cc_builder* b, int hull, cc_
 cc_status cc_builder_add_convex_hull(cc_builder* b, int body, int hull, cc_vec3 scale,
                                      const cc_shape_def* def, int* out_shape);
 
+/// Stores a triangle mesh in the builder and writes its index to *out_mesh.
+/// `vertices` are in the mesh frame [m]; `triangles` holds 3 vertex indices
+/// per triangle, counter-clockwise seen from outside. Like convex hulls, one
+/// mesh serves any number of shapes in any world and the model stores it
+/// once. Rejects an empty mesh, indices outside 0..vertex_count-1 and NaN or
+/// infinite coordinates; zero-area triangles are kept and reported once
+/// through the log callback. Meshes have no narrow-phase route yet (see
+/// cc_pipeline_def.skip_unsupported_pairs).
+cc_status cc_builder_add_mesh_data(cc_builder* b, const cc_vec3* vertices, int vertex_count,
+                                   const int* triangles, int triangle_count, int* out_mesh);
+/// Number of vertices and triangles mesh `mesh` holds.
+cc_status cc_builder_get_mesh_info(const cc_builder* b, int mesh, int* vertex_count,
+                                   int* triangle_count);
+/// Copies up to `max` vertices of mesh `mesh` into `vertices`.
+cc_status cc_builder_get_mesh_vertices(const cc_builder* b, int mesh, cc_vec3* vertices, int max);
+/// A shape made of mesh `mesh`, its vertices scaled per local axis by
+/// `scale` (all > 0).
+cc_status cc_builder_add_mesh(cc_builder* b, int body, int mesh, cc_vec3 scale,
+                              const cc_shape_def* def, int* out_shape);
+
+/// Stores a heightfield's elevation grid and writes its index to *out_hfield.
+/// `heights` holds rows*cols finite samples, row-major: row r lies at
+/// y = -hy + 2*hy*r/(rows-1), column c at x = -hx + 2*hx*c/(cols-1) of the
+/// shape's half extents (hx, hy). rows and cols must be at least 2.
+cc_status cc_builder_add_heightfield_data(cc_builder* b, int rows, int cols, const float* heights,
+                                          int* out_hfield);
+/// Grid size and the lowest and highest sample of heightfield `hfield`.
+cc_status cc_builder_get_heightfield_info(const cc_builder* b, int hfield, int* rows, int* cols,
+                                          float* min_height, float* max_height);
+/// A heightfield shape: the grid spans [-size.x, size.x] x [-size.y, size.y]
+/// of the shape frame and its surface lies at z = sample * size.z (all > 0).
+/// A heightfield is static geometry: it goes on CC_BODY_WORLD or a static
+/// body; a dynamic body is rejected with CC_ERR_UNSUPPORTED.
+cc_status cc_builder_add_heightfield(cc_builder* b, int body, int hfield, cc_vec3 size,
+                                     const cc_shape_def* def, int* out_shape);
+
 /// Shapes a and b never collide.
 cc_status cc_builder_add_filter_pair(cc_builder* b, int shape_a, int shape_b);
+
+/// Names shape `shape` (a copy of `name` is kept; NULL removes the name).
+/// Names are for tools and messages; they need not be unique, and replicated
+/// worlds share their template's names.
+cc_status cc_builder_set_shape_name(cc_builder* b, int shape, const char* name);
+/// Name of shape `shape`, or NULL when it has none or does not exist.
+const char* cc_builder_shape_name(const cc_builder* b, int shape);
+
+/// What the builder holds for one shape, as resolved when it was added.
+typedef struct cc_shape_info {
+    cc_shape_type type;
+    int body;             ///< body index, or CC_BODY_WORLD
+    int world;            ///< world index, or CC_WORLD_GLOBAL
+    cc_vec3 size;         ///< as in cc_shape_type
+    cc_transform local;   ///< pose in the body frame
+    float margin, gap;    ///< [m]; gap resolved from the builder's rigid_gap
+    int collision_group;
+    uint32_t collision_type_bits, collision_affinity_bits;
+    int has_shape_collision;
+    int source;           ///< hull, mesh or heightfield index, else -1
+} cc_shape_info;
+cc_status cc_builder_get_shape_info(const cc_builder* b, int shape, cc_shape_info* out);
+
+/// What the builder holds for one body.
+typedef struct cc_body_info {
+    cc_transform pose; ///< initial world pose
+    int is_static;
+    int parent;        ///< or -1
+    int world;         ///< or CC_WORLD_GLOBAL
+} cc_body_info;
+cc_status cc_builder_get_body_info(const cc_builder* b, int body, cc_body_info* out);
 
 /// Opens a new world; bodies and shapes added with CC_WORLD_CURRENT go into it
 /// until cc_builder_end_world.
@@ -118,14 +190,17 @@ cc_status cc_builder_begin_world(cc_builder* b, int* out_world);
 cc_status cc_builder_end_world(cc_builder* b);
 /// Copies every body, shape and filter pair of `templ` into one new world.
 cc_status cc_builder_add_world(cc_builder* b, const cc_builder* templ, int* out_world);
-/// Copies `templ` into `copies` new consecutive worlds. Pipelines store the
-/// template's precomputed pairs once for all copies.
+/// Copies `templ` into `copies` new consecutive worlds. The template's hulls,
+/// meshes, heightfields and shape names are stored once for all copies, and
+/// pipelines store the template's precomputed pairs once.
 cc_status cc_builder_replicate(cc_builder* b, const cc_builder* templ, int copies,
                                int* out_first_world);
 
 int cc_builder_body_count(const cc_builder* b);
 int cc_builder_shape_count(const cc_builder* b);
 int cc_builder_world_count(const cc_builder* b);
+int cc_builder_mesh_count(const cc_builder* b);
+int cc_builder_heightfield_count(const cc_builder* b);
 
 /// Validates and copies the builder onto `device` as an immutable model. The
 /// builder is unchanged and stays usable.

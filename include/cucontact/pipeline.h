@@ -44,6 +44,11 @@ typedef struct cc_pipeline_def {
     float contact_matching_pos_threshold;        ///< largest distance of a match [m] (0.0005)
     float contact_matching_normal_dot_threshold; ///< smallest normal dot of a match (0.9)
     int contact_report; ///< nonzero: new and broken index lists each pass; needs matching (0)
+    /// Shape pairs this build has no narrow-phase routine for (meshes and
+    /// heightfields against anything, for now): zero makes cc_pipeline_create
+    /// fail with CC_ERR_UNSUPPORTED naming one such pair when the model has a
+    /// pair that could collide; nonzero skips them, so they produce nothing (0).
+    int skip_unsupported_pairs;
     int32_t cookie;                    ///< set by cc_default_pipeline_def; do not touch
 } cc_pipeline_def;
 
@@ -60,6 +65,8 @@ typedef struct cc_pipeline_info {
     int key_shape_bits;            ///< bits per shape index in the sort key (30 or 20)
     int key_sub_bits;              ///< bits of the sub-key (3 or 23)
     size_t device_bytes;           ///< device memory the pipeline holds, contacts excluded
+    int64_t unsupported_pairs;     ///< shape pairs that pass every filter but have no route
+                                   ///< in this build (skipped; see skip_unsupported_pairs)
 } cc_pipeline_info;
 
 /// What the last completed pass needed beyond the capacities.

@@ -26,7 +26,9 @@ typedef enum cc_status {
     CC_ERR_INVALID_STATE = 11,    ///< call out of order (end_world without begin_world, ...)
     CC_ERR_UNINITIALIZED_DEF = 12,///< a definition struct not made by its cc_default_* function
     CC_ERR_MISMATCH = 13,         ///< objects from different models, pipelines or devices
-    CC_ERR_INVALID_SHAPE = 14     ///< shape index that the builder or model does not hold
+    CC_ERR_INVALID_SHAPE = 14,    ///< shape index that the builder or model does not hold
+    CC_ERR_IO = 15,               ///< a file could not be opened or read (the message names it)
+    CC_ERR_PARSE = 16             ///< a file is malformed or holds an invalid value (file:line in the message)
 } cc_status;
 
 /// Name of a status code ("CC_ERR_INVALID_SIZE"); never NULL.
@@ -60,8 +62,9 @@ typedef struct cc_transform {
     cc_quat q;
 } cc_transform;
 
-/// Shape types. Values are stable; types without a route in this build are
-/// reserved and rejected with CC_ERR_UNSUPPORTED. Pairs are stored with the
+/// Shape types. Values are stable. Meshes and heightfields are stored but have
+/// no narrow-phase route yet (see cc_pipeline_def.skip_unsupported_pairs); SDF
+/// is reserved and rejected with CC_ERR_UNSUPPORTED. Pairs are stored with the
 /// lower type first, so a plane is always shape 0 of its contacts.
 typedef enum cc_shape_type {
     CC_SHAPE_PLANE = 0,       ///< size: (half extent x, half extent y, 0); zeros mean infinite
@@ -72,8 +75,8 @@ typedef enum cc_shape_type {
     CC_SHAPE_CONE = 5,        ///< size: (base radius, half height, 0); base at z = -h, apex at +h
     CC_SHAPE_ELLIPSOID = 6,   ///< size: semi-axes along local x, y, z
     CC_SHAPE_CONVEX_HULL = 7, ///< size: scale of the hull's points per local axis
-    CC_SHAPE_MESH = 8,        ///< reserved
-    CC_SHAPE_HEIGHTFIELD = 9, ///< reserved
+    CC_SHAPE_MESH = 8,        ///< size: scale of the mesh's vertices per local axis
+    CC_SHAPE_HEIGHTFIELD = 9, ///< size: (half extent x, half extent y, vertical scale); static only
     CC_SHAPE_SDF = 10,        ///< reserved
     CC_SHAPE_TYPE_COUNT = 11
 } cc_shape_type;

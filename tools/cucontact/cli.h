@@ -1,0 +1,58 @@
+/* The cucontact command-line tool: shared options, scene loading and
+ * output helpers of its subcommands (collide, bench, info). */
+#ifndef CUCONTACT_CLI_H
+#define CUCONTACT_CLI_H
+
+#include <stdio.h>
+
+#include "cucontact/cucontact.h"
+
+/* Exit statuses. */
+#define CLI_OK 0
+#define CLI_FAILED 1
+#define CLI_USAGE 2
+
+typedef struct cli_options {
+    const char* scene;
+    cc_device device;
+    int worlds;
+    const char* csv;
+    const char* json;
+    int deterministic;
+    cc_contact_matching matching;
+    cc_broad_phase broad_phase;
+    int repeat;
+    int quiet;
+} cli_options;
+
+/* A scene loaded and set up on one device. */
+typedef struct cli_scene {
+    cc_builder* builder;
+    cc_model* model;
+    cc_state* state;
+    cc_pipeline* pipeline;
+    cc_contacts* contacts;
+    cc_pipeline_info info;
+} cli_scene;
+
+/* Prints "cucontact: <what>: <status>: <message>" to stderr; returns CLI_FAILED. */
+int cli_fail(const char* what, cc_status s);
+
+/* Loads options->scene and creates model, state, pipeline (unsupported pairs
+ * skipped) and contacts; pairs_max / contacts_max override the estimates
+ * when > 0. On failure prints the reason and returns 0. */
+int cli_scene_open(const cli_options* o, int pairs_max, int contacts_max, cli_scene* out);
+void cli_scene_close(cli_scene* s);
+
+/* "sphere-box" style name of a pair of shape types. */
+void cli_pair_name(cc_shape_type a, cc_shape_type b, char* out, size_t size);
+/* Short name of a scene file: its stem ("bin_64_primitives"). */
+const char* cli_scene_stem(const char* path, char* out, size_t size);
+/* The route-less shape types present, "mesh, heightfield", or "" when none. */
+void cli_unsupported_types(const cc_builder* b, char* out, size_t size);
+
+int cli_collide(const cli_options* o);
+int cli_bench(const cli_options* o);
+int cli_info(const cli_options* o);
+
+#endif

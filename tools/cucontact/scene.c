@@ -1,0 +1,85 @@
+/* Loading a scene for the subcommands, and small shared helpers. */
+#include <string.h>
+
+#include "cli.h"
+
+int cli_fail(const char* what, cc_status s)
+{
+    fprintf(stderr, "cucontact: %s: %s: %s\n", what, cc_status_string(s), cc_last_error_message());
+    return CLI_FAILED;
+}
+
+void cli_scene_close(cli_scene* s)
+{
+    cc_contacts_destroy(s->contacts);
+    cc_pipeline_destroy(s->pipeline);
+    cc_state_destroy(s->state);
+    cc_model_destroy(s->model);
+    cc_builder_destroy(s->builder);
+    memset(s, 0, sizeof *s);
+}
+
+int cli_scene_open(const cli_options* o, int pairs_max, int contacts_max, cli_scene* out)
+{
+    memset(out, 0, sizeof *out);
+    cc_status s = cc_builder_create(NULL, &out->builder);
+    if (s != CC_OK) return cli_fail("creating the builder", s), 0;
+    cc_mjcf_options mo = cc_default_mjcf_options();
+    mo.worlds = o->worlds;
+    s = cc_builder_load_mjcf(out->builder, o->scene, &mo);
+    if (s != CC_OK) {
+        cli_fail("loading the scene", s);
+        cli_scene_close(out);
+        return 0;
+    }
+    const char* what = "creating the model";
+    s = cc_builder_finalize(out->builder, o->device, &out->model);
+    if (s == CC_OK) what = "creating the state", s = cc_state_create(out->model, &out->state);
+    cc_pipeline_def pd = cc_default_pipeline_def();
+    pd.broad_phase = o->broad_phase;
+    pd.deterministic = o->deterministic;
+    pd.contact_matching = o->matching;
+    pd.skip_unsupported_pairs = 1; /* meshes and heightfields have no route yet */
+    if (pairs_max > 0) pd.shape_pairs_max = pairs_max;
+    if (contacts_max > 0) pd.rigid_contact_max = contacts_max;
+    if (s == CC_OK) what = "creating the pipeline", s = cc_pipeline_create(out->model, &pd, &out->pipeline);
+    if (s == CC_OK) s = cc_pipeline_get_info(out->pipeline, &out->info);
+    if (s == CC_OK) what = "creating the contact buffer", s = cc_contacts_create(out->pipeline, &out->contacts);
+    if (s != CC_OK) {
+        cli_fail(what, s);
+        cli_scene_close(out);
+        return 0;
+    }
+    return 1;
+}
+
+void cli_pair_name(cc_shape_type a, cc_shape_type b, char* out, size_t size)
+{
+    snprintf(out, size, "%s-%s", cc_shape_type_name(a), cc_shape_type_name(b));
+}
+
+const char* cli_scene_stem(const char* path, char* out, size_t size)
+{
+    const char* base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(out, size, "%s", base);
+    char* dot = strrchr(out, '.');
+    if (dot && dot != out) *dot = '\0';
+    return out;
+}
+
+void cli_unsupported_types(const cc_builder* b, char* out, size_t size)
+{
+    int seen[CC_SHAPE_TYPE_COUNT] = {0};
+    for (int i = 0; i < cc_builder_shape_count(b); ++i) {
+        cc_shape_info si;
+        if (cc_builder_get_shape_info(b, i, &si) == CC_OK) seen[si.type] = 1;
+    }
+    out[0] = '\0';
+    const cc_shape_type types[] = {CC_SHAPE_MESH, CC_SHAPE_HEIGHTFIELD, CC_SHAPE_SDF};
+    for (int k = 0; k < 3; ++k)
+        if (seen[types[k]]) {
+            size_t n = strlen(out);
+            snprintf(out + n, size - n, "%s%s", n ? ", " : "", cc_shape_type_name(types[k]));
+        }
+}
