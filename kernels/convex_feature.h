@@ -231,6 +231,22 @@ CC_HD void cc_feature_support_set(const cc_feature* f, cc_vec3 d, float slab, cc
     out->count = k;
 }
 
+/* Makes f the point p of c's surface; when p lies on a cylinder's or
+ * cone's rim (a corner of the cap polygon or an end of a side line), its
+ * edge is the rim's tangent there. */
+CC_HD void cc_feature_rim_corner(const cc_convex* c, cc_vec3 p, cc_feature* f)
+{
+    f->count = 1;
+    f->p[0] = p;
+    f->edge = cc_v3(0.0f, 0.0f, 0.0f);
+    if (c->type != CC_SHAPE_CYLINDER && c->type != CC_SHAPE_CONE) return;
+    cc_vec3 l = cc_frame_point_in(&c->f, p);
+    float r = sqrtf(l.x * l.x + l.y * l.y), h = c->size.y;
+    int on_rim = fabsf(r - c->size.x) <= 1.0e-4f * c->extent &&
+                 (fabsf(l.z + h) <= 1.0e-4f * c->extent || (c->type == CC_SHAPE_CYLINDER && fabsf(l.z - h) <= 1.0e-4f * c->extent));
+    if (on_rim && r > 0.0f) f->edge = cc_frame_vector_out(&c->f, cc_v3(-l.y / r, l.x / r, 0.0f));
+}
+
 /* Feature of c's core touching a plane with outward unit normal d (pair
  * coordinates). */
 CC_HD void cc_convex_feature(const cc_convex* c, cc_vec3 d_world, cc_feature* f)

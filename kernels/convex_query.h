@@ -102,24 +102,29 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
     if (fa->count >= 3) cand[count++] = fa->normal;
     if (fb->count >= 3) cand[count++] = cc_v3_neg(fb->normal);
     /* Two edges (box or hull edges, capsule or side lines, rims at a
-     * point): the normal is perpendicular to both. A face feature whose
-     * support set along n is one of its edges offers that edge. */
-    cc_feature sa, sb;
+     * point): the normal is perpendicular to both. Edges for the candidates come from the exact support sets: a face
+     * feature whose support set along n is one of its edges offers that
+     * edge, and a single supporting corner of a cap polygon or side line
+     * lies on a rim, whose tangent is its edge. The features themselves
+     * stay as chosen: the manifold clips them. */
+    cc_feature sa, sb, ga = *fa, gb = *fb;
     cc_feature_support_set(fa, *n, 100.0f * tol, &sa);
     cc_feature_support_set(fb, cc_v3_neg(*n), 100.0f * tol, &sb);
-    if (sa.count == 2) *fa = sa;
-    if (sb.count == 2) *fb = sb;
-    cc_vec3 ea = fa->count == 2 ? cc_v3_sub(fa->p[1], fa->p[0]) : fa->edge;
-    cc_vec3 eb = fb->count == 2 ? cc_v3_sub(fb->p[1], fb->p[0]) : fb->edge;
-    if (fa->count <= 2 && fb->count <= 2) {
+    if (sa.count == 2) ga = sa;
+    if (sb.count == 2) gb = sb;
+    if (sa.count == 1 && fa->count > 1) cc_feature_rim_corner(a, sa.p[0], &ga);
+    if (sb.count == 1 && fb->count > 1) cc_feature_rim_corner(b, sb.p[0], &gb);
+    cc_vec3 ea = ga.count == 2 ? cc_v3_sub(ga.p[1], ga.p[0]) : ga.edge;
+    cc_vec3 eb = gb.count == 2 ? cc_v3_sub(gb.p[1], gb.p[0]) : gb.edge;
+    if (ga.count <= 2 && gb.count <= 2) {
         cc_vec3 c = cc_v3_normalize(cc_v3_cross(ea, eb));
         if (cc_v3_length_sq(c) < 0.5f) {
             /* A plain point against an edge: the perpendicular from the
              * point to the edge's line. */
-            cc_vec3 p = fa->p[0], q = fb->p[0], e = eb;
+            cc_vec3 p = ga.p[0], q = gb.p[0], e = eb;
             if (cc_v3_length_sq(eb) < cc_v3_length_sq(ea)) {
-                p = fb->p[0];
-                q = fa->p[0];
+                p = gb.p[0];
+                q = ga.p[0];
                 e = ea;
             }
             float el = cc_v3_length_sq(e);
