@@ -11,8 +11,9 @@
  * convex: W worlds of N shapes cycling through spheres, capsules, boxes,
  *   cylinders, cones, ellipsoids and convex hulls, stacked on a grid of
  *   0.2 m cells on the shared ground plane so that neighbours touch, each
- *   moved by up to 5 mm and turned by a few degrees so that the contacts
- *   are a mix of faces, edges and points, resting and slightly deep. */
+ *   moved by up to 1 mm and turned by up to 1 degree about each axis, as a
+ *   settled pile is: contacts are a mix of faces, edges and points, resting
+ *   or a millimetre deep. */
 #include "scenes.h"
 
 #include <math.h>
@@ -180,12 +181,13 @@ static cc_status build_sap(const scene_params* p, cc_builder* b)
     return s;
 }
 
-/* A cuboctahedron (the cube's edge midpoints) of circumradius r. */
-static cc_status add_cuboctahedron(cc_builder* b, float r, int* hull)
+/* A cuboctahedron: the edge midpoints of the cube of half size h, so that
+ * it reaches h along each axis like the other shapes of its cell. */
+static cc_status add_cuboctahedron(cc_builder* b, float h, int* hull)
 {
     cc_vec3 pts[12];
     int n = 0;
-    float k = r * 0.70710678f;
+    float k = h;
     for (int axis = 0; axis < 3; ++axis)
         for (int sa = -1; sa <= 1; sa += 2)
             for (int sb = -1; sb <= 1; sb += 2) {
@@ -198,10 +200,10 @@ static cc_status add_cuboctahedron(cc_builder* b, float r, int* hull)
     return cc_builder_add_convex_hull_data(b, pts, n, &hd, hull);
 }
 
-/* A small random rotation: about 3 degrees at most about each axis. */
+/* A small random rotation: about 1 degree at most about each axis. */
 static cc_quat jitter_rotation(scene_rng* rng)
 {
-    const float a = 0.026f; /* sin of half of 3 degrees */
+    const float a = 0.0087f; /* sin of half of 1 degree */
     cc_quat q = {scene_rng_uniform(rng, -a, a), scene_rng_uniform(rng, -a, a), scene_rng_uniform(rng, -a, a), 1.0f};
     float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
     q.x /= n;
@@ -229,9 +231,9 @@ static cc_status build_convex(const scene_params* p, cc_builder* b)
     cc_quat along_x = {0.0f, 0.70710678f, 0.0f, 0.70710678f};
     for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
         int ix = i % side, iy = (i / side) % side, iz = i / (side * side);
-        cc_vec3 c = {(ix + 0.5f) * cell + scene_rng_uniform(&rng, -0.005f, 0.005f),
-                     (iy + 0.5f) * cell + scene_rng_uniform(&rng, -0.005f, 0.005f),
-                     (iz + 0.5f) * cell + scene_rng_uniform(&rng, -0.005f, 0.005f)};
+        cc_vec3 c = {(ix + 0.5f) * cell + scene_rng_uniform(&rng, -0.001f, 0.001f),
+                     (iy + 0.5f) * cell + scene_rng_uniform(&rng, -0.001f, 0.001f),
+                     (iz + 0.5f) * cell + scene_rng_uniform(&rng, -0.001f, 0.001f)};
         cc_quat q = jitter_rotation(&rng);
         int kind = i % 7, body;
         s = dynamic_body(env, c, q, &body);
