@@ -50,6 +50,9 @@
  * deeper than CC_CONVEX_DEEP of the smaller extent, also from EPA's. */
 #define CC_CONVEX_ALTERNATIVES 0.05f
 #define CC_CONVEX_DEEP 0.05f
+/* Two polytopes (boxes, hulls) overlapping deeper than this fraction of the
+ * smaller extent run EPA too. */
+#define CC_CONVEX_POLYTOPE_EPA 0.005f
 /* Deeper than this fraction, every start climbs (several are needed where
  * the shapes are mostly inside each other). */
 #define CC_CONVEX_VERY_DEEP 0.2f
@@ -433,10 +436,10 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
      * other shape's centre can leave through the wrong face at any depth. */
     float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
     /* Two polytopes have a local optimum at every edge pair, which no face
-     * direction reaches: EPA, exact for them, runs at any overlap. */
+     * direction reaches: EPA, exact for them, runs at smaller overlaps. */
     int polytopes = (a->type == CC_SHAPE_BOX || a->type == CC_SHAPE_CONVEX_HULL) &&
                     (b->type == CC_SHAPE_BOX || b->type == CC_SHAPE_CONVEX_HULL);
-    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -skin)) {
+    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -CC_CONVEX_POLYTOPE_EPA * min_core)) {
         /* Overlapping enough for other local optima: the shapes' six axis
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's
