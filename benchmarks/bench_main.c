@@ -53,16 +53,6 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static const char* broad_phase_name(cc_broad_phase b)
-{
-    switch (b) {
-    case CC_BROAD_PHASE_NXN: return "nxn";
-    case CC_BROAD_PHASE_SAP: return "sap";
-    case CC_BROAD_PHASE_EXPLICIT: return "explicit";
-    default: return "auto";
-    }
-}
-
 static void usage(FILE* f)
 {
     fprintf(f,
@@ -321,7 +311,7 @@ static void print_row(const options* o, const run_result* r)
 {
     printf("%-8s %-6s %7d %7d %-8s %10d %10d %9.4f %9.4f %9.4f %9.4f %9.4f %12.3e %9.1f\n", scene_name(r->scene),
            o->device.kind == CC_DEVICE_CUDA ? "cuda" : "cpu", r->worlds, r->shapes,
-           broad_phase_name(r->info.broad_phase), r->pairs, r->contacts, r->stages.aabb_ms,
+           cc_broad_phase_name(r->info.broad_phase), r->pairs, r->contacts, r->stages.aabb_ms,
            r->stages.broad_phase_ms, r->stages.narrow_phase_ms, r->stages.other_ms, r->total_ms,
            r->total_ms > 0 ? r->contacts / (r->total_ms * 1e-3) : 0.0, r->device_mib);
     if (r->overflow.pairs_overflowed || r->overflow.contacts_overflowed)
@@ -353,7 +343,7 @@ static void write_json(FILE* f, const options* o, const run_result* r, int first
             "\"other_ms\": %.6f, \"total_ms\": %.6f, \"contacts_per_s\": %.6e, \"device_mib\": %.3f, "
             "\"rigid_contact_max\": %d, \"shape_pairs_max\": %d, \"narrow_gbps\": %.3f, \"peak_gbps\": %.3f, \"routes\": [",
             first ? "" : ",\n", scene_name(r->scene), o->device.kind == CC_DEVICE_CUDA ? "cuda" : "cpu", r->worlds,
-            r->shapes, broad_phase_name(r->info.broad_phase), r->pairs, r->contacts, r->stages.aabb_ms,
+            r->shapes, cc_broad_phase_name(r->info.broad_phase), r->pairs, r->contacts, r->stages.aabb_ms,
             r->stages.broad_phase_ms, r->stages.narrow_phase_ms, r->stages.other_ms, r->total_ms,
             r->total_ms > 0 ? r->contacts / (r->total_ms * 1e-3) : 0.0, r->device_mib, r->info.rigid_contact_max,
             r->info.shape_pairs_max, r->narrow_gbps, r->peak_gbps);

@@ -44,6 +44,17 @@ const char* cc_shape_type_name(cc_shape_type type)
     return names[type];
 }
 
+const char* cc_broad_phase_name(cc_broad_phase b)
+{
+    switch (b) {
+    case CC_BROAD_PHASE_AUTO: return "auto";
+    case CC_BROAD_PHASE_NXN: return "nxn";
+    case CC_BROAD_PHASE_SAP: return "sap";
+    case CC_BROAD_PHASE_EXPLICIT: return "explicit";
+    }
+    return "unknown";
+}
+
 const char* cc_last_error_message(void) { return last_error; }
 
 cc_status cc_fail(cc_status status, const char* format, ...)

@@ -498,6 +498,15 @@ TEST_F(BadInput, NewPrimitiveSizes)
     expect_usable();
 }
 
+TEST(Names, BroadPhases)
+{
+    EXPECT_STREQ(cc_broad_phase_name(CC_BROAD_PHASE_AUTO), "auto");
+    EXPECT_STREQ(cc_broad_phase_name(CC_BROAD_PHASE_NXN), "nxn");
+    EXPECT_STREQ(cc_broad_phase_name(CC_BROAD_PHASE_SAP), "sap");
+    EXPECT_STREQ(cc_broad_phase_name(CC_BROAD_PHASE_EXPLICIT), "explicit");
+    EXPECT_STREQ(cc_broad_phase_name((cc_broad_phase)42), "unknown");
+}
+
 TEST_F(BadInput, ShapeTypeOutsideTheEnum)
 {
     for (int t : {(int)CC_SHAPE_TYPE_COUNT, 42, -1}) {

@@ -21,6 +21,9 @@ typedef enum cc_broad_phase {
     CC_BROAD_PHASE_EXPLICIT = 3  ///< compatible pairs precomputed at creation, AABB-tested each pass
 } cc_broad_phase;
 
+/// Name of a broad phase ("sap"); never NULL.
+const char* cc_broad_phase_name(cc_broad_phase b);
+
 /// Contact matching across passes (see cc_contacts_view.match_index).
 typedef enum cc_contact_matching {
     CC_MATCHING_DISABLED = 0, ///< no matching, no extra memory

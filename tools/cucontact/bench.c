@@ -87,16 +87,6 @@ static cc_status jitter_apply(jitter* j, cc_state* state)
     return j->count ? cc_state_set_body_poses(state, 0, j->count, j->moved) : CC_OK;
 }
 
-static const char* broad_phase_name(cc_broad_phase b)
-{
-    switch (b) {
-    case CC_BROAD_PHASE_NXN: return "nxn";
-    case CC_BROAD_PHASE_SAP: return "sap";
-    case CC_BROAD_PHASE_EXPLICIT: return "explicit";
-    default: return "auto";
-    }
-}
-
 int cli_bench(const cli_options* o)
 {
     cli_scene s;
@@ -145,7 +135,7 @@ int cli_bench(const cli_options* o)
                "dev_MiB");
         printf("%-18s %-6s %7d %7d %-8s %10d %10d %9.4f %9.4f %9.4f %9.4f %9.4f %12.3e %9.1f\n",
                cli_scene_stem(o->scene, stem, sizeof stem), o->device.kind == CC_DEVICE_CUDA ? "cuda" : "cpu",
-               cc_builder_world_count(s.builder), cc_builder_shape_count(s.builder), broad_phase_name(s.info.broad_phase),
+               cc_builder_world_count(s.builder), cc_builder_shape_count(s.builder), cc_broad_phase_name(s.info.broad_phase),
                ov.pairs_needed, contacts, mean.aabb_ms, mean.broad_phase_ms, mean.narrow_phase_ms, mean.other_ms, wall,
                wall > 0 ? contacts / (wall * 1e-3) : 0.0, mib);
         if (ov.pairs_overflowed || ov.contacts_overflowed)

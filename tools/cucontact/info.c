@@ -5,16 +5,6 @@
 
 static double mib(size_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 
-static const char* broad_phase_name(cc_broad_phase b)
-{
-    switch (b) {
-    case CC_BROAD_PHASE_NXN: return "nxn";
-    case CC_BROAD_PHASE_SAP: return "sap";
-    case CC_BROAD_PHASE_EXPLICIT: return "explicit";
-    default: return "auto";
-    }
-}
-
 int cli_info(const cli_options* o)
 {
     cli_scene s;
@@ -55,7 +45,7 @@ int cli_info(const cli_options* o)
     if (cc_builder_heightfield_count(b))
         printf("heightfields: %d stored once (%lld samples)\n", cc_builder_heightfield_count(b), samples);
     const cc_pipeline_info* pi = &s.info;
-    printf("broad phase: %s", broad_phase_name(pi->broad_phase));
+    printf("broad phase: %s", cc_broad_phase_name(pi->broad_phase));
     if (pi->broad_phase == CC_BROAD_PHASE_EXPLICIT)
         printf(" (%lld pairs stored, %lld tested per pass)", (long long)pi->explicit_pairs_stored, (long long)pi->explicit_pairs_tested);
     printf("\n");
