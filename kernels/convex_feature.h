@@ -170,8 +170,10 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
     cc_vec3 inv = cc_v3(1.0f / c->size.x, 1.0f / c->size.y, 1.0f / c->size.z);
     int best = 0;
     float best_dot = -2.0f;
+    /* A uniform scale keeps the face normals as they are. */
+    int uniform = c->size.x == c->size.y && c->size.y == c->size.z;
     for (int i = 0; i < hr->face_count; ++i) {
-        cc_vec3 n = cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
+        cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
         float t = cc_v3_dot(n, d);
         if (t > best_dot) {
             best_dot = t;

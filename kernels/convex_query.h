@@ -453,7 +453,8 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
         start[0] = start[1] = n;
         start_sep[0] = start_sep[1] = -3.0e38f;
         const cc_frame* frames[2] = {&a->f, &b->f};
-        for (int k = 0; k < 12; ++k) {
+        /* Two polytopes go to EPA alone, exact for them. */
+        for (int k = 0; k < (polytopes ? 0 : 12); ++k) {
             const cc_frame* f = frames[k / 6];
             int axis = (k % 6) / 2;
             cc_vec3 d = axis == 0 ? f->x : (axis == 1 ? f->y : f->z);
@@ -465,7 +466,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             }
         }
         /* Hull faces: their outward normals (B's reversed). */
-        for (int k = 0; k < 2; ++k) {
+        for (int k = 0; k < (polytopes ? 0 : 2); ++k) {
             const cc_convex* x = k == 0 ? a : b;
             if (x->type != CC_SHAPE_CONVEX_HULL) continue;
             cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
