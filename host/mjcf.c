@@ -655,26 +655,39 @@ static int ends_with_ci(const char* s, const char* suffix)
     return 1;
 }
 
-/* Reads a list of integers (inline mesh faces). */
-static cc_status parse_int_list(const attr_value* a, int** out, int* count)
+/* Reads a whitespace-separated list of vertex indices (integers) or
+ * finite numbers, into cc_host_alloc'd ints or floats. */
+static cc_status parse_list(const attr_value* a, int integers, void** out, int* count)
 {
     int cap = 0, n = 0;
-    int* list = NULL;
+    char* list = NULL;
+    size_t size = integers ? sizeof(int) : sizeof(float);
     const char* p = a->value;
     for (;;) {
         while (isspace((unsigned char)*p)) p++;
         if (!*p) break;
         char* end;
-        long v = strtol(p, &end, 10);
-        if (end == p || (*end && !isspace((unsigned char)*end)) || v < 0 || v > INT32_MAX / 4) {
-            cc_host_free(list);
-            return fail_at(CC_ERR_PARSE, a->file, a->line, "<%s %s>: '%.20s' is not a vertex index", a->kind, a->name, p);
+        long iv = 0;
+        double fv = 0.0;
+        int ok;
+        if (integers) {
+            iv = strtol(p, &end, 10);
+            ok = iv >= 0 && iv <= INT32_MAX / 4;
+        } else {
+            fv = strtod(p, &end);
+            ok = isfinite(fv);
         }
-        if (!cc_reserve((void**)&list, &cap, n + 1, sizeof(int))) {
+        if (end == p || (*end && !isspace((unsigned char)*end)) || !ok) {
+            cc_host_free(list);
+            return fail_at(CC_ERR_PARSE, a->file, a->line, "<%s %s>: '%.20s' is not %s", a->kind, a->name, p,
+                           integers ? "a vertex index" : "a finite number");
+        }
+        if (!cc_reserve((void**)&list, &cap, n + 1, size)) {
             cc_host_free(list);
             return oom();
         }
-        list[n++] = (int)v;
+        if (integers) ((int*)list)[n++] = (int)iv;
+        else ((float*)list)[n++] = (float)fv;
         p = end;
     }
     *out = list;
@@ -682,30 +695,14 @@ static cc_status parse_int_list(const attr_value* a, int** out, int* count)
     return CC_OK;
 }
 
+static cc_status parse_int_list(const attr_value* a, int** out, int* count)
+{
+    return parse_list(a, 1, (void**)out, count);
+}
+
 static cc_status parse_float_list(const attr_value* a, float** out, int* count)
 {
-    int cap = 0, n = 0;
-    float* list = NULL;
-    const char* p = a->value;
-    for (;;) {
-        while (isspace((unsigned char)*p)) p++;
-        if (!*p) break;
-        char* end;
-        double v = strtod(p, &end);
-        if (end == p || (*end && !isspace((unsigned char)*end)) || !isfinite(v)) {
-            cc_host_free(list);
-            return fail_at(CC_ERR_PARSE, a->file, a->line, "<%s %s>: '%.20s' is not a finite number", a->kind, a->name, p);
-        }
-        if (!cc_reserve((void**)&list, &cap, n + 1, sizeof(float))) {
-            cc_host_free(list);
-            return oom();
-        }
-        list[n++] = (float)v;
-        p = end;
-    }
-    *out = list;
-    *count = n;
-    return CC_OK;
+    return parse_list(a, 0, (void**)out, count);
 }
 
 static cc_status read_mesh_asset(loader* L, cc_xml_node* n)
