@@ -103,10 +103,60 @@ static cc_status cuda_synchronize(cc_stream stream)
     return cuda_error(cudaStreamSynchronize(cc_cuda_stream(stream)), "cudaStreamSynchronize");
 }
 
+static cc_status cuda_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_stream stream)
+{
+    return cc_cuda_step_stage(stage, v, cc_cuda_stream(stream));
+}
+
+static cc_status cuda_copy_async(void* dst, const void* src, size_t bytes, cc_stream stream)
+{
+    if (!bytes) return CC_OK;
+    return cuda_error(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cc_cuda_stream(stream)),
+                      "cudaMemcpyAsync");
+}
+
+// Thread-local capture: other host threads may keep using CUDA meanwhile.
+static cc_status cuda_capture_begin(cc_stream stream)
+{
+    return cuda_error(cudaStreamBeginCapture(cc_cuda_stream(stream), cudaStreamCaptureModeThreadLocal),
+                      "cudaStreamBeginCapture");
+}
+
+static cc_status cuda_capture_end(cc_stream stream, void** exec)
+{
+    cudaGraph_t graph = nullptr;
+    cc_status s = cuda_error(cudaStreamEndCapture(cc_cuda_stream(stream), &graph), "cudaStreamEndCapture");
+    if (s != CC_OK) return s;
+    cudaGraphExec_t instance = nullptr;
+    s = cuda_error(cudaGraphInstantiate(&instance, graph, 0), "cudaGraphInstantiate");
+    cudaGraphDestroy(graph);
+    *exec = s == CC_OK ? (void*)instance : nullptr;
+    return s;
+}
+
+static cc_status cuda_graph_launch(void* exec, cc_stream stream)
+{
+    return cuda_error(cudaGraphLaunch((cudaGraphExec_t)exec, cc_cuda_stream(stream)), "cudaGraphLaunch");
+}
+
+static void cuda_graph_destroy(void* exec) { cudaGraphExecDestroy((cudaGraphExec_t)exec); }
+
+static cc_status cuda_stream_create(cc_stream* out)
+{
+    cudaStream_t s = nullptr;
+    cc_status st = cuda_error(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    *out = st == CC_OK ? (cc_stream)s : nullptr;
+    return st;
+}
+
+static void cuda_stream_destroy(cc_stream stream) { cudaStreamDestroy(cc_cuda_stream(stream)); }
+
 static const cc_backend cuda_backend = {
     "cuda",           cuda_open_device, cuda_alloc,         cuda_free,         cuda_upload,
     cuda_download,    cc_cuda_sort_temp_bytes, cc_cuda_select_temp_bytes, cuda_run_stage, cuda_timer_create, cuda_timer_destroy,
-    cuda_timer_record, cuda_timer_elapsed, cuda_synchronize,
+    cuda_timer_record, cuda_timer_elapsed, cuda_synchronize, cuda_run_step_stage, cuda_copy_async,
+    cuda_capture_begin, cuda_capture_end, cuda_graph_launch, cuda_graph_destroy, cuda_stream_create,
+    cuda_stream_destroy,
 };
 
 extern "C" const cc_backend* cc_backend_cuda(void) { return &cuda_backend; }

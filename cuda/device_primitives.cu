@@ -15,14 +15,19 @@ size_t cc_cuda_sort_temp_bytes(int n)
     return bytes;
 }
 
+cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,
+                                 const int* values_in, int* values_out, int n, cudaStream_t s)
+{
+    size_t bytes = temp_bytes;
+    cudaError_t e = cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, 0, 64, s);
+    if (e != cudaSuccess) return cc_fail(CC_ERR_CUDA, "radix sort failed: %s", cudaGetErrorString(e));
+    return cc_cuda_check("radix sort");
+}
+
 cc_status cc_cuda_radix_sort_pairs(const cc_pass_view* v, const uint64_t* keys_in, uint64_t* keys_out,
                                    const int* values_in, int* values_out, int n, cudaStream_t s)
 {
-    size_t bytes = v->sort_temp_bytes;
-    cudaError_t e = cub::DeviceRadixSort::SortPairs(v->sort_temp, bytes, keys_in, keys_out, values_in, values_out,
-                                                    n, 0, 64, s);
-    if (e != cudaSuccess) return cc_fail(CC_ERR_CUDA, "radix sort failed: %s", cudaGetErrorString(e));
-    return cc_cuda_check("radix sort");
+    return cc_cuda_sort_u64_pairs(v->sort_temp, v->sort_temp_bytes, keys_in, keys_out, values_in, values_out, n, s);
 }
 
 // Report predicates over a counting range sized by the capacity; rows past

@@ -54,5 +54,9 @@ cc_status cc_cuda_match_save(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_route_group(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_narrowphase(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_finalize(const cc_pass_view* v, cudaStream_t s);
+/* Stable radix sort of n (key, value) pairs with caller-provided scratch. */
+cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,
+                                 const int* values_in, int* values_out, int n, cudaStream_t s);
+cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStream_t s);
 
 #endif

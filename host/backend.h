@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "kernels/pass_view.h"
+#include "kernels/step_view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,6 +33,16 @@ typedef enum cc_stage {
     CC_STAGE_MATCH_SAVE      /* this pass becomes the previous one */
 } cc_stage;
 
+/* The stages of cc_step, in order (the sort and reduce only in
+ * deterministic mode). */
+typedef enum cc_step_stage {
+    CC_STEP_CLEAR,          /* zero the accumulators (and entry keys) */
+    CC_STEP_CONTACT_FORCES, /* one thread per contact */
+    CC_STEP_SORT_ENTRIES,   /* radix sort of the entry keys */
+    CC_STEP_REDUCE,         /* one thread per body, entries in sorted order */
+    CC_STEP_INTEGRATE       /* one thread per body */
+} cc_step_stage;
+
 typedef struct cc_backend {
     const char* name;
     /* Checks that the device exists and makes it current. */
@@ -53,6 +64,20 @@ typedef struct cc_backend {
     cc_status (*timer_record)(void* timer, cc_stream stream);
     cc_status (*timer_elapsed_ms)(void* start, void* end, double* ms);
     cc_status (*synchronize)(cc_stream stream);
+    /* Enqueues one stage of a step. */
+    cc_status (*run_step_stage)(cc_step_stage stage, const cc_step_view* v, cc_stream stream);
+    /* Enqueued device-to-device copy. */
+    cc_status (*copy_async)(void* dst, const void* src, size_t bytes, cc_stream stream);
+    /* Graph capture: begin on a stream, end into an executable graph, replay,
+     * release. NULL on the CPU, which records frames itself. */
+    cc_status (*capture_begin)(cc_stream stream);
+    cc_status (*capture_end)(cc_stream stream, void** exec);
+    cc_status (*graph_launch)(void* exec, cc_stream stream);
+    void (*graph_destroy)(void* exec);
+    /* A stream of the library's own, for capture when the user passes the
+     * default stream (which cannot be captured); NULL on the CPU. */
+    cc_status (*stream_create)(cc_stream* out);
+    void (*stream_destroy)(cc_stream stream);
 } cc_backend;
 
 const cc_backend* cc_backend_cpu(void);

@@ -5,8 +5,10 @@
 #include <time.h>
 
 #include "backend.h"
+#include "kernels/contact_force.h"
 #include "kernels/contact_order.h"
 #include "kernels/narrowphase.h"
+#include "kernels/rigid_integrate.h"
 #include "kernels/route_group.h"
 #include "kernels/shape_bounds.h"
 #include "radix_sort.h"
@@ -199,6 +201,41 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
     return CC_OK;
 }
 
+static cc_status cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_stream stream)
+{
+    (void)stream;
+    int bodies = v->model.body_count;
+    int contacts = v->contacts.count ? *v->contacts.count : 0;
+    switch (stage) {
+    case CC_STEP_CLEAR:
+        memset(v->body_force, 0, sizeof(cc_vec3) * (size_t)bodies);
+        memset(v->body_torque, 0, sizeof(cc_vec3) * (size_t)bodies);
+        break;
+    case CC_STEP_CONTACT_FORCES:
+        for (int i = 0; i < contacts; ++i) cc_contact_force_thread(i, v);
+        break;
+    case CC_STEP_SORT_ENTRIES:
+        /* Only the written entries; the GPU sorts the whole capacity. */
+        cc_radix_sort_pairs_u64(v->entry_keys, v->sorted_keys, v->entry_ids, v->sorted_ids, 2 * contacts, 64,
+                                v->sort_temp);
+        break;
+    case CC_STEP_REDUCE:
+        for (int b = 0; b < bodies; ++b) cc_reduce_body_forces_thread(b, v, 2 * contacts);
+        break;
+    case CC_STEP_INTEGRATE:
+        for (int b = 0; b < bodies; ++b) cc_integrate_body_thread(b, v);
+        break;
+    }
+    return CC_OK;
+}
+
+static cc_status cpu_copy_async(void* dst, const void* src, size_t bytes, cc_stream stream)
+{
+    (void)stream;
+    if (bytes) memmove(dst, src, bytes);
+    return CC_OK;
+}
+
 static cc_status cpu_timer_create(void** timer)
 {
     *timer = cc_host_calloc(1, sizeof(struct timespec));
@@ -229,7 +266,9 @@ static cc_status cpu_synchronize(cc_stream stream)
 static const cc_backend cpu_backend = {
     "cpu",           cpu_open_device, cpu_alloc,        cc_host_free,     cpu_copy,
     cpu_copy,        cpu_sort_temp_bytes, cpu_select_temp_bytes, cpu_run_stage, cpu_timer_create, cc_host_free,
-    cpu_timer_record, cpu_timer_elapsed, cpu_synchronize,
+    cpu_timer_record, cpu_timer_elapsed, cpu_synchronize, cpu_run_step_stage, cpu_copy_async,
+    NULL,            NULL,            NULL,             NULL,             NULL,
+    NULL,
 };
 
 const cc_backend* cc_backend_cpu(void) { return &cpu_backend; }

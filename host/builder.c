@@ -11,6 +11,9 @@ cc_builder_def cc_default_builder_def(void)
 {
     cc_builder_def d;
     d.rigid_gap = 0.1f;
+    d.gravity.x = 0.0f;
+    d.gravity.y = 0.0f;
+    d.gravity.z = -9.81f;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -44,6 +47,9 @@ cc_shape_def cc_default_shape_def(void)
     d.collision_type_bits = 0xFFFFFFFFu;
     d.collision_affinity_bits = 0xFFFFFFFFu;
     d.world = CC_WORLD_CURRENT;
+    d.density = 1000.0f;
+    d.material = cc_default_material();
+    d.compliant = cc_default_compliant_params();
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -65,9 +71,12 @@ cc_status cc_builder_create(const cc_builder_def* def, cc_builder** out)
         return cc_fail(CC_ERR_NOT_FINITE, "cc_builder_create: rigid_gap is not finite; give a distance in metres");
     if (d.rigid_gap < 0.0f)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_create: rigid_gap %g is negative; use 0 or a positive distance", (double)d.rigid_gap);
+    if (!cc_is_finite_vec3(d.gravity))
+        return cc_fail(CC_ERR_NOT_FINITE, "cc_builder_create: gravity holds NaN or infinity; give an acceleration in m/s^2");
     cc_builder* b = (cc_builder*)cc_host_calloc(1, sizeof *b);
     if (!b) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_create: out of host memory");
     b->rigid_gap = d.rigid_gap;
+    b->gravity = d.gravity;
     b->open_world = -1;
     *out = b;
     return cc_ok();
@@ -156,6 +165,8 @@ cc_status cc_builder_add_body(cc_builder* b, const cc_body_def* def, int* out_bo
     r->is_static = d.is_static != 0;
     r->parent = d.parent;
     r->world = world;
+    r->has_explicit_mass = 0;
+    memset(&r->mass, 0, sizeof r->mass);
     if (out_body) *out_body = b->body_count;
     b->body_count++;
     return cc_ok();
@@ -249,6 +260,8 @@ static cc_status add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %.9g is negative; use 0 or a positive offset in metres", what, (double)d.margin);
     if (d.gap < 0.0f && d.gap != CC_GAP_FROM_BUILDER)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: gap %.9g is negative; use 0, a positive distance or CC_GAP_FROM_BUILDER", what, (double)d.gap);
+    s = cc_validate_materials(d.density, &d.material, &d.compliant, what);
+    if (s != CC_OK) return s;
     int world = -1;
     if (body >= 0) {
         world = b->bodies[body].world;
@@ -273,6 +286,9 @@ static cc_status add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 
     r.affinity_bits = d.collision_affinity_bits;
     r.source = source;
     r.name = -1;
+    r.density = d.density;
+    r.material = d.material;
+    r.compliant = d.compliant;
     s = push_shape(b, &r, out_shape);
     return s == CC_OK ? cc_ok() : s;
 }

@@ -10,6 +10,8 @@ typedef struct cc_body_record {
     int is_static;
     int parent;
     int world;
+    int has_explicit_mass; /* nonzero: `mass` overrides the shapes' */
+    cc_mass_properties mass;
 } cc_body_record;
 
 typedef struct cc_shape_record {
@@ -25,6 +27,9 @@ typedef struct cc_shape_record {
     uint32_t type_bits, affinity_bits;
     int source; /* hull, mesh or heightfield index, else -1 */
     int name;   /* index into the builder's name pool, or -1 */
+    float density;
+    cc_material material;
+    cc_compliant_params compliant;
 } cc_shape_record;
 
 /* A triangle mesh kept by the builder: vertices in the mesh frame, three
@@ -67,6 +72,7 @@ typedef struct cc_replica_block {
 
 struct cc_builder {
     float rigid_gap;
+    cc_vec3 gravity;
     cc_body_record* bodies;
     int body_count, body_capacity;
     cc_shape_record* shapes;
@@ -86,6 +92,16 @@ struct cc_builder {
     int world_count;
     int open_world; /* world opened by begin_world, or -1 */
 };
+
+/* Checks a shape's density, material and compliant parameters (finite,
+ * in range); the message starts with `what`. */
+cc_status cc_validate_materials(float density, const cc_material* material, const cc_compliant_params* compliant,
+                                const char* what);
+
+/* Mass properties of every body (explicit ones, else summed from its
+ * shapes) into out[body_count]. A mesh whose volume is not positive (open
+ * or inside out) adds no mass and is reported through the log. */
+cc_status cc_builder_body_masses(const cc_builder* b, cc_mass_properties* out, const char* what);
 
 /* Undo support for loaders: record the counts, and drop everything added
  * since (a rejected load changes nothing). */

@@ -145,13 +145,15 @@ static void fill_hull_pools(const cc_builder* b, cc_model_view* v)
     }
 }
 
-static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys)
+static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys, const cc_mass_properties* mass)
 {
+    v->gravity = b->gravity;
     for (int i = 0; i < b->body_count; ++i) {
         const cc_body_record* r = &b->bodies[i];
         v->body_world[i] = r->world;
         v->body_parent[i] = r->parent;
         v->body_static[i] = r->is_static;
+        v->body_mass[i] = cc_body_mass_record(&mass[i], r->is_static);
     }
     for (int i = 0; i < b->shape_count; ++i) {
         const cc_shape_record* r = &b->shapes[i];
@@ -175,6 +177,8 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         v->shape_source[i] = r->source;
         v->shape_type_bits[i] = r->type_bits;
         v->shape_affinity_bits[i] = r->affinity_bits;
+        v->shape_material[i] = r->material;
+        v->shape_compliant[i] = r->compliant;
     }
     fill_hull_pools(b, v);
     fill_mesh_pools(b, v);
@@ -226,9 +230,12 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     m->host_block = cc_host_calloc(1, m->block_bytes);
     m->initial_pose = (cc_transform*)cc_host_alloc(sizeof(cc_transform) * (size_t)(b->body_count + 1));
     m->blocks = (cc_replica_block*)cc_host_alloc(sizeof(cc_replica_block) * (size_t)(b->block_count + 1));
-    if (!m->host_block || !m->initial_pose || !m->blocks) goto no_memory;
+    m->body_mass = (cc_mass_properties*)cc_host_calloc((size_t)b->body_count + 1, sizeof *m->body_mass);
+    if (!m->host_block || !m->initial_pose || !m->blocks || !m->body_mass) goto no_memory;
+    s = cc_builder_body_masses(b, m->body_mass, what);
+    if (s != CC_OK) goto fail;
     layout(hv, (char*)m->host_block);
-    fill_host_view(b, hv, keys);
+    fill_host_view(b, hv, keys, m->body_mass);
     cc_host_free(keys);
     keys = NULL;
     for (int i = 0; i < b->body_count; ++i) m->initial_pose[i] = b->bodies[i].pose;
@@ -258,6 +265,7 @@ void cc_model_destroy(cc_model* m)
     if (m->device_block) m->backend->free(m->device_block);
     cc_host_free(m->host_block);
     cc_host_free(m->initial_pose);
+    cc_host_free(m->body_mass);
     cc_host_free(m->blocks);
     cc_host_free(m);
 }
@@ -267,6 +275,22 @@ int cc_model_shape_count(const cc_model* m) { return m ? m->host_view.shape_coun
 int cc_model_world_count(const cc_model* m) { return m ? m->host_view.world_count : 0; }
 cc_device cc_model_device(const cc_model* m) { return m ? m->device : cc_device_cpu(); }
 size_t cc_model_device_bytes(const cc_model* m) { return m ? m->block_bytes : 0; }
+
+cc_vec3 cc_model_gravity(const cc_model* m)
+{
+    cc_vec3 zero = {0.0f, 0.0f, 0.0f};
+    return m ? m->host_view.gravity : zero;
+}
+
+cc_status cc_model_get_body_mass(const cc_model* m, int body, cc_mass_properties* out)
+{
+    static const char* what = "cc_model_get_body_mass";
+    if (!m || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: model or out is NULL", what);
+    if (body < 0 || body >= m->host_view.body_count)
+        return cc_fail(CC_ERR_INVALID_BODY, "%s: body %d is not in 0..%d", what, body, m->host_view.body_count - 1);
+    *out = m->body_mass[body];
+    return cc_ok();
+}
 
 cc_status cc_state_create(const cc_model* m, cc_state** out)
 {
@@ -284,6 +308,7 @@ cc_status cc_state_create(const cc_model* m, cc_state** out)
         cc_host_free(s);
         return st;
     }
+    s->block_bytes = total;
     char* base = (char*)s->device_block;
     s->body_pose = (cc_transform*)base;
     s->body_linear = (cc_vec3*)(base + pose_bytes);
@@ -369,6 +394,17 @@ cc_status cc_state_get_body_velocities(const cc_state* s, int first, int count, 
     size_t bytes = sizeof(cc_vec3) * (size_t)count;
     st = be->download(linear, s->body_linear + first, bytes);
     if (st == CC_OK) st = be->download(angular, s->body_angular + first, bytes);
+    return st == CC_OK ? cc_ok() : st;
+}
+
+cc_status cc_state_copy(cc_state* dst, const cc_state* src, cc_stream stream)
+{
+    static const char* what = "cc_state_copy";
+    if (!dst || !src) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dst or src is NULL", what);
+    if (dst->model != src->model)
+        return cc_fail(CC_ERR_MISMATCH, "%s: the states belong to different models; copy between states of one model", what);
+    if (dst == src) return cc_ok();
+    cc_status st = src->model->backend->copy_async(dst->device_block, src->device_block, src->block_bytes, stream);
     return st == CC_OK ? cc_ok() : st;
 }
 

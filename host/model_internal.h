@@ -16,6 +16,7 @@ struct cc_model {
     cc_transform* initial_pose; /* (nbody) host */
     cc_replica_block* blocks;   /* replication layout, irregular ones marked */
     int block_count;
+    cc_mass_properties* body_mass; /* (nbody) host, as finalized */
 };
 
 struct cc_state {
@@ -23,7 +24,12 @@ struct cc_state {
     cc_transform* body_pose;    /* device */
     cc_vec3* body_linear;       /* device */
     cc_vec3* body_angular;      /* device */
-    void* device_block;
+    void* device_block;         /* poses, then linear, then angular velocities */
+    size_t block_bytes;
 };
+
+/* Device record of a body's mass properties (zero inverse mass for static
+ * bodies and bodies without mass). */
+cc_body_mass cc_body_mass_record(const cc_mass_properties* p, int is_static);
 
 #endif

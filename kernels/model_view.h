@@ -9,6 +9,7 @@
 #include "convex_hull.h"
 #include "math_transform.h"
 #include "mesh_data.h"
+#include "cucontact/material.h"
 
 /* Bits of the shape `flags` column. */
 #define CC_SHAPE_FLAG_COLLIDES 1u      /* has_shape_collision and group != 0 */
@@ -27,6 +28,16 @@ typedef struct cc_shape_geometry {
     int body;     /* body index, -1 for the world frame */
 } cc_shape_geometry;
 
+/* What the step reads of a body: inverse mass and the inertia tensor about
+ * the centre of mass in body axes, both ways (symmetric: xx yy zz xy xz yz).
+ * A zero inverse mass never moves under forces. */
+typedef struct cc_body_mass {
+    cc_vec3 com;          /* centre of mass, body frame [m] */
+    float inv_mass;       /* [1/kg] */
+    float inertia[6];     /* [kg m^2] */
+    float inv_inertia[6]; /* [1/(kg m^2)] */
+} cc_body_mass;
+
 /* X(type, name, comment) */
 #define CC_SHAPE_COLUMNS(X)                                                          \
     X(cc_shape_geometry, shape_geom, "(nshape) type, body, size, radius, margin, gap") \
@@ -36,12 +47,15 @@ typedef struct cc_shape_geometry {
     X(cc_transform, shape_local, "(nshape) pose in the body frame")                 \
     X(int, shape_source, "(nshape) index of the shape's hull, mesh or heightfield in its pool, or -1") \
     X(uint32_t, shape_type_bits, "(nshape) collision type bitmask (MuJoCo contype)")      \
-    X(uint32_t, shape_affinity_bits, "(nshape) collision affinity bitmask (MuJoCo conaffinity)")
+    X(uint32_t, shape_affinity_bits, "(nshape) collision affinity bitmask (MuJoCo conaffinity)") \
+    X(cc_material, shape_material, "(nshape) penalty-model material")                 \
+    X(cc_compliant_params, shape_compliant, "(nshape) compliant-model parameters")
 
 #define CC_BODY_COLUMNS(X)                                                           \
     X(int, body_world, "(nbody) world index, -1 for global bodies")                 \
     X(int, body_parent, "(nbody) parent body for collision_filter_parent, or -1")   \
-    X(int, body_static, "(nbody) nonzero for static bodies")
+    X(int, body_static, "(nbody) nonzero for static bodies")                        \
+    X(cc_body_mass, body_mass, "(nbody) inverse mass, centre of mass, inertia")
 
 /* Geometry pools shared by shapes: X(type, name, comment); the element
  * count of each pool is the view's `name##_count`. */
@@ -65,6 +79,7 @@ typedef struct cc_model_view {
     int shape_count;
     int body_count;
     int world_count;
+    cc_vec3 gravity; /* [m/s^2] */
     CC_SHAPE_COLUMNS(CC_DECLARE_COLUMN_POINTER)
     CC_BODY_COLUMNS(CC_DECLARE_COLUMN_POINTER)
     /* Sorted keys (min_shape << 32 | max_shape) of pairs that never collide. */

@@ -7,6 +7,7 @@
 #include "contacts.h"
 #include "pipeline.h"
 #include "mjcf.h"
+#include "solver.h"
 
 #define CUCONTACT_VERSION_MAJOR 0
 #define CUCONTACT_VERSION_MINOR 1

@@ -2,6 +2,7 @@
 #ifndef CUCONTACT_MODEL_H
 #define CUCONTACT_MODEL_H
 
+#include "material.h"
 #include "types.h"
 
 #ifdef __cplusplus
@@ -24,6 +25,7 @@ typedef struct cc_state cc_state;     ///< body poses and velocities on the mode
 
 typedef struct cc_builder_def {
     float rigid_gap; ///< gap [m] of shapes whose def leaves gap at CC_GAP_FROM_BUILDER (0.1)
+    cc_vec3 gravity; ///< gravitational acceleration of every body [m/s^2] ((0, 0, -9.81): z is up)
     int32_t cookie;  ///< set by cc_default_builder_def; do not touch
 } cc_builder_def;
 
@@ -50,6 +52,9 @@ typedef struct cc_shape_def {
     uint32_t collision_affinity_bits; ///< (0xFFFFFFFF)
     int world; ///< for shapes on body -1: world index, CC_WORLD_GLOBAL or CC_WORLD_CURRENT;
                ///< shapes on a body take the body's world (CC_WORLD_CURRENT)
+    float density;                  ///< [kg/m^3] of the shape's volume, for its body's mass (1000)
+    cc_material material;           ///< penalty-model material (cc_default_material())
+    cc_compliant_params compliant;  ///< compliant-model parameters (cc_default_compliant_params())
     int32_t cookie; ///< set by cc_default_shape_def; do not touch
 } cc_shape_def;
 
@@ -172,6 +177,9 @@ typedef struct cc_shape_info {
     uint32_t collision_type_bits, collision_affinity_bits;
     int has_shape_collision;
     int source;           ///< hull, mesh or heightfield index, else -1
+    float density;        ///< [kg/m^3]
+    cc_material material;
+    cc_compliant_params compliant;
 } cc_shape_info;
 cc_status cc_builder_get_shape_info(const cc_builder* b, int shape, cc_shape_info* out);
 
@@ -183,6 +191,25 @@ typedef struct cc_body_info {
     int world;         ///< or CC_WORLD_GLOBAL
 } cc_body_info;
 cc_status cc_builder_get_body_info(const cc_builder* b, int body, cc_body_info* out);
+
+/// Mass, centre of mass and inertia of a rigid body.
+typedef struct cc_mass_properties {
+    float mass;       ///< [kg]
+    cc_vec3 center;   ///< centre of mass in the body frame [m]
+    float inertia[9]; ///< inertia tensor about the centre of mass, body axes, row-major [kg m^2]
+} cc_mass_properties;
+
+/// Sets a dynamic body's mass properties explicitly instead of deriving them
+/// from its shapes. Rejects a non-positive or non-finite mass and an inertia
+/// that is not symmetric positive definite. NULL goes back to the derived ones.
+cc_status cc_builder_set_body_mass(cc_builder* b, int body, const cc_mass_properties* mass);
+/// The body's mass properties: the explicit ones, else the sum over its
+/// shapes of density times volume (planes and heightfields have none), with
+/// the analytic inertia of each primitive and the exact inertia of the
+/// closed volume of hulls and meshes (an open or inside-out mesh adds no mass
+/// and is reported through the log). Margins add no mass. Static bodies
+/// report what their shapes weigh; the step never moves them.
+cc_status cc_builder_get_body_mass(const cc_builder* b, int body, cc_mass_properties* out);
 
 /// Opens a new world; bodies and shapes added with CC_WORLD_CURRENT go into it
 /// until cc_builder_end_world.
@@ -211,6 +238,11 @@ int cc_model_body_count(const cc_model* m);
 int cc_model_shape_count(const cc_model* m);
 int cc_model_world_count(const cc_model* m);
 cc_device cc_model_device(const cc_model* m);
+/// Gravity every body of the model falls with [m/s^2].
+cc_vec3 cc_model_gravity(const cc_model* m);
+/// Mass properties body `body` was finalized with (a dynamic body without
+/// mass gets zero mass and never moves under forces).
+cc_status cc_model_get_body_mass(const cc_model* m, int body, cc_mass_properties* out);
 /// Device memory the model's arrays occupy [bytes].
 size_t cc_model_device_bytes(const cc_model* m);
 
@@ -223,10 +255,14 @@ void cc_state_destroy(cc_state* s);
 cc_status cc_state_set_body_poses(cc_state* s, int first, int count, const cc_transform* poses);
 cc_status cc_state_get_body_poses(const cc_state* s, int first, int count, cc_transform* poses);
 /// Linear [m/s] and angular [rad/s] world velocities; used by the step.
+/// The linear velocity is that of the body's centre of mass.
 cc_status cc_state_set_body_velocities(cc_state* s, int first, int count, const cc_vec3* linear,
                                        const cc_vec3* angular);
 cc_status cc_state_get_body_velocities(const cc_state* s, int first, int count, cc_vec3* linear,
                                        cc_vec3* angular);
+/// Copies every pose and velocity of `src` into `dst` (same model), enqueued
+/// on `stream` like cc_collide, so it can be captured into a graph.
+cc_status cc_state_copy(cc_state* dst, const cc_state* src, cc_stream stream);
 /// Device (or, on the CPU, host) array of body poses, for kernels of the user's own.
 cc_transform* cc_state_body_poses_device(cc_state* s);
 

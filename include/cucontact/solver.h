@@ -1,0 +1,82 @@
+/* cuContact: contact forces, the rigid-body step, and frame graphs. */
+#ifndef CUCONTACT_SOLVER_H
+#define CUCONTACT_SOLVER_H
+
+#include "pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cc_solver cc_solver;
+
+/// How contacts become forces.
+typedef enum cc_contact_model {
+    /// The compliant model: smoothed penalty k h(-phi) on the signed distance,
+    /// regularised Coulomb and viscous friction, Hunt-Crossley normal damping
+    /// and alignment rejection, per shape cc_compliant_params. A point
+    /// contact's traction [Pa] times its weight [m^2] is its force.
+    CC_CONTACT_COMPLIANT = 0,
+    /// The penalty model: ke, kd, kf, ka and mu of cc_material, averaged over
+    /// the two shapes; forces [N] per contact.
+    CC_CONTACT_PENALTY = 1
+} cc_contact_model;
+
+typedef struct cc_solver_def {
+    cc_contact_model contact_model; ///< (CC_CONTACT_COMPLIANT)
+    float point_contact_weight;     ///< area each point contact stands for, compliant model [m^2] (1)
+    /// Nonzero: forces are summed per body in a fixed order (contacts sorted
+    /// by body), so that the step is bit-reproducible; zero sums with atomics (0).
+    int deterministic;
+    int gyroscopic;  ///< nonzero: include the gyroscopic torque -w x (I w) (1)
+    int32_t cookie;  ///< set by cc_default_solver_def; do not touch
+} cc_solver_def;
+
+cc_solver_def cc_default_solver_def(void);
+
+/// A solver for `model`'s bodies; allocates what a step needs once.
+/// `contact_capacity` is the largest contact buffer it will be given
+/// (rigid_contact_max of the pipeline, or 0 for steps without contacts).
+cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int contact_capacity,
+                           cc_solver** out);
+void cc_solver_destroy(cc_solver* solver);
+
+/// One step of length dt [s]: contact forces from `contacts` (NULL: none) at
+/// the poses of `state_in`, gravity, then semi-implicit Euler with the
+/// gyroscopic term and renormalised quaternions, written to `state_out`
+/// (a different state of the same model). Static bodies keep their pose and
+/// zero velocity. Only enqueues work on `stream`, like cc_collide, so it can
+/// be captured into a CUDA graph; on the CPU it runs to completion.
+cc_status cc_step(cc_solver* solver, const cc_state* state_in, cc_state* state_out,
+                  const cc_contacts* contacts, float dt, cc_stream stream);
+
+/// Force and torque (about the centre of mass) [N, N m] the last step
+/// applied to bodies [first, first+count), gravity excluded; waits for the device.
+cc_status cc_solver_get_body_forces(const cc_solver* solver, int first, int count, cc_vec3* force,
+                                    cc_vec3* torque);
+
+/// A captured frame: collide and `substeps` steps of `dt`, ping-ponging
+/// between states[0] and states[1] and colliding before substeps 0, n, 2n, ...
+/// for n = collide_every_n. The frame starts from and ends in states[0]
+/// (an odd substep count ends with a copy). On CUDA it is a CUDA graph
+/// (cc_frame_graph_exec gives the cudaGraphExec_t for cudaGraphLaunch); on
+/// the CPU a recorded sequence that cc_frame_graph_launch replays, so host
+/// code is the same on both.
+typedef struct cc_frame_graph cc_frame_graph;
+
+cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_state* states[2],
+                                int substeps, int collide_every_n, float dt, cc_stream stream,
+                                cc_frame_graph** out);
+/// Replays one frame on `stream` (cudaGraphLaunch on CUDA).
+cc_status cc_frame_graph_launch(cc_frame_graph* graph, cc_stream stream);
+/// The instantiated CUDA graph (cudaGraphExec_t), or NULL on the CPU.
+void* cc_frame_graph_exec(const cc_frame_graph* graph);
+/// The contact buffer the frame collides into (owned by the graph).
+const cc_contacts* cc_frame_graph_contacts(const cc_frame_graph* graph);
+void cc_frame_graph_destroy(cc_frame_graph* graph);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
