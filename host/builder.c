@@ -626,6 +626,9 @@ cc_status cc_builder_get_shape_info(const cc_builder* b, int shape, cc_shape_inf
     out->collision_affinity_bits = r->affinity_bits;
     out->has_shape_collision = r->has_shape_collision;
     out->source = r->source;
+    out->density = r->density;
+    out->material = r->material;
+    out->compliant = r->compliant;
     return cc_ok();
 }
 

@@ -488,7 +488,7 @@ static cc_status read_frame(loader* L, cc_xml_node* n, const mj_class* c, const 
 
 static const char* const geom_attrs[] = {"name", "class", "type", "size", "pos", "quat", "axisangle", "euler", "xyaxes",
                                          "zaxis", "fromto", "mesh", "hfield", "contype", "conaffinity", "group",
-                                         "friction", "margin", "gap", NULL};
+                                         "friction", "margin", "gap", "density", NULL};
 static const char* const joint_attrs[] = {"name", "class", "type", NULL};
 static const char* const mesh_attrs[] = {"name", "class", "file", "scale", "vertex", "face", NULL};
 static const char* const hfield_attrs[] = {"name", "file", "nrow", "ncol", "elevation", "size", NULL};
@@ -1032,10 +1032,22 @@ static cc_status read_geom(loader* L, cc_xml_node* n, const frame_ctx* ctx)
     def.margin = (float)(0.5 * fmax(0.0, margin - gap));
     def.gap = (float)(0.5 * gap);
     if (get_attr(n, c, "geom", "friction", &a)) {
+        /* Sliding, torsional, rolling; missing ones keep MuJoCo's defaults,
+         * which are the material defaults. */
         double f[3];
-        if ((s = parse_numbers(&a, f, 1, 3, NULL)) != CC_OK) return s;
-        report_once(L, "friction", CC_LOG_INFO, "geom friction (first at %s:%d) is read but not used: contacts carry no friction coefficients yet", a.file, a.line);
+        int count = 0;
+        if ((s = parse_numbers(&a, f, 1, 3, &count)) != CC_OK) return s;
+        for (int i = 0; i < count; ++i)
+            if (f[i] < 0.0) return fail_at(CC_ERR_PARSE, a.file, a.line, "<geom friction=\"%.60s\">: friction coefficients must be >= 0", a.value);
+        def.material.mu = (float)f[0];
+        def.compliant.coulomb_friction = (float)f[0];
+        if (count > 1) def.material.mu_torsional = (float)f[1];
+        if (count > 2) def.material.mu_rolling = (float)f[2];
     }
+    double density = 1000.0;
+    if ((s = read_vector(n, c, "geom", "density", &density, 1, &found)) != CC_OK) return s;
+    if (found && density < 0.0) return fail_at(CC_ERR_PARSE, n->file, n->line, "<geom density=\"%g\">: density must be >= 0", density);
+    def.density = (float)density;
     if (get_attr(n, c, "geom", "group", &a)) {
         long long g;
         if ((s = parse_int(&a, INT32_MIN, INT32_MAX, &g)) != CC_OK) return s;
@@ -1125,8 +1137,68 @@ static cc_status read_geom(loader* L, cc_xml_node* n, const frame_ctx* ctx)
 
 static cc_status read_children(loader* L, cc_xml_node* parent, const frame_ctx* ctx);
 
-static const char* const skipped_body_children[] = {"inertial", "site", "camera", "light", "plugin", "composite",
+static const char* const skipped_body_children[] = {"site", "camera", "light", "plugin", "composite",
                                                     "flexcomp", "attach", "replicate", "skin", NULL};
+
+/* Whether a <body> gets a body of its own: it has a joint or is mocap. */
+static int body_moves_alone(cc_xml_node* n)
+{
+    const char* mocap = cc_xml_attr_get(n, "mocap");
+    if (mocap && parse_bool(mocap)) return 1;
+    for (cc_xml_node* ch = n->first_child; ch; ch = ch->next)
+        if (!strcmp(ch->name, "freejoint") || !strcmp(ch->name, "joint")) return 1;
+    return 0;
+}
+
+static const char* const inertial_attrs[] = {"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass",
+                                             "diaginertia", "fullinertia", NULL};
+
+/* <inertial> of a body that moves: its mass, centre and inertia tensor
+ * (principal moments turned by the element's orientation, or the full
+ * tensor) set explicitly on the body. On a body welded to its parent it
+ * would have to be merged into the parent, which is not done: reported. */
+static cc_status read_inertial(loader* L, cc_xml_node* body, int id)
+{
+    cc_xml_node* n = NULL;
+    for (cc_xml_node* ch = body->first_child; ch; ch = ch->next)
+        if (!strcmp(ch->name, "inertial")) n = ch;
+    if (!n) return CC_OK;
+    report_unknown_attrs(L, n, "inertial", inertial_attrs);
+    frame f;
+    cc_status s = read_frame(L, n, NULL, "inertial", &f);
+    if (s != CC_OK) return s;
+    double mass = 0.0, diag[3] = {0, 0, 0}, full[6] = {0, 0, 0, 0, 0, 0};
+    int has_mass, has_diag, has_full;
+    if ((s = read_vector(n, NULL, "inertial", "mass", &mass, 1, &has_mass)) != CC_OK) return s;
+    if ((s = read_vector(n, NULL, "inertial", "diaginertia", diag, 3, &has_diag)) != CC_OK) return s;
+    if ((s = read_vector(n, NULL, "inertial", "fullinertia", full, 6, &has_full)) != CC_OK) return s;
+    if (!has_mass || !(mass > 0.0))
+        return fail_at(CC_ERR_PARSE, n->file, n->line, "<inertial>: give a mass > 0 [kg]");
+    if (has_diag == has_full)
+        return fail_at(CC_ERR_PARSE, n->file, n->line, "<inertial>: give exactly one of diaginertia and fullinertia");
+    double I[3][3];
+    if (has_full) {
+        double m[3][3] = {{full[0], full[3], full[4]}, {full[3], full[1], full[5]}, {full[4], full[5], full[2]}};
+        memcpy(I, m, sizeof I);
+    } else {
+        /* R diag(d) R^T with R's columns the rotated axes. */
+        double axes[3][3];
+        for (int k = 0; k < 3; ++k) {
+            double e[3] = {k == 0, k == 1, k == 2};
+            quat_rotate(f.q, e, axes[k]);
+        }
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                I[i][j] = diag[0] * axes[0][i] * axes[0][j] + diag[1] * axes[1][i] * axes[1][j] + diag[2] * axes[2][i] * axes[2][j];
+    }
+    cc_mass_properties mp;
+    mp.mass = (float)mass;
+    mp.center.x = (float)f.p[0], mp.center.y = (float)f.p[1], mp.center.z = (float)f.p[2];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) mp.inertia[3 * i + j] = (float)I[i][j];
+    if ((s = cc_builder_set_body_mass(L->templ, id, &mp)) != CC_OK) return relabel(s, n);
+    return CC_OK;
+}
 
 static cc_status read_body(loader* L, cc_xml_node* n, const frame_ctx* ctx)
 {
@@ -1182,6 +1254,7 @@ static cc_status read_body(loader* L, cc_xml_node* n, const frame_ctx* ctx)
         bd.parent = ctx->anchor >= 0 && !L->templ->bodies[ctx->anchor].is_static ? ctx->anchor : -1;
         int id;
         if ((s = cc_builder_add_body(L->templ, &bd, &id)) != CC_OK) return relabel(s, n);
+        if ((s = read_inertial(L, n, id)) != CC_OK) return s;
         inner.anchor = id;
         inner.anchor_pose = world;
         inner.to_anchor = frame_identity();
@@ -1214,6 +1287,10 @@ static cc_status read_children(loader* L, cc_xml_node* parent, const frame_ctx* 
                 s = fail_at(CC_ERR_PARSE, ch->file, ch->line, "<%s> in worldbody: the world cannot move", ch->name);
             if (!strcmp(parent->name, "frame"))
                 s = fail_at(CC_ERR_PARSE, ch->file, ch->line, "<%s> in a frame: joints belong to bodies", ch->name);
+        } else if (!strcmp(ch->name, "inertial")) {
+            /* Read by read_body when the body moves on its own. */
+            if (strcmp(parent->name, "body") || !body_moves_alone(parent))
+                report_element(L, ch, "not merged into the parent body (the body is welded to it); ignored");
         } else if (in_list(ch->name, skipped_body_children)) {
             report_element(L, ch, "not used for collisions");
         } else {

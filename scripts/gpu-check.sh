@@ -6,7 +6,8 @@
 #      pairs and contacts, values within 1e-5 relative),
 #   4. runs one test binary under compute-sanitizer memcheck (and racecheck),
 #   5. runs the benchmark, including spheres at 4,096 worlds x 64 spheres
-#      and the convex scene with its per-route costs.
+#      and the convex scene with its per-route costs, and graph_replay (a
+#      frame graph of collide + 4 steps replayed 1,000 times, 4,096 worlds).
 # Before the call, on the machine that prepares it:
 #   cp -r /usr/src/googletest .gtest-src && scripts/stage-gpu-deps.sh
 # and carry .gtest-src and .gpu-deps.
@@ -65,6 +66,9 @@ timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests
 record $? memcheck; tail -5 "$out/memcheck.log"
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_convex_shapes >"$out/memcheck-convex.log" 2>&1
 record $? memcheck-convex; tail -5 "$out/memcheck-convex.log"
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_step_physics \
+  --gtest_filter='*cuda*:*Cuda*' >"$out/memcheck-step.log" 2>&1
+record $? memcheck-step; tail -5 "$out/memcheck-step.log"
 timeout 90 compute-sanitizer --tool racecheck --error-exitcode 1 build-gpu/tests/test_capture_matching >"$out/racecheck.log" 2>&1
 record $? racecheck; tail -5 "$out/racecheck.log"
 
@@ -77,7 +81,10 @@ step "benchmark"
   $bench --device cuda --scene convex --worlds 64,1024 --repeat 20 --routes &&
   $bench --device cuda --scene spheres --worlds 4096 --deterministic --repeat 20 &&
   $bench --device cuda --scene pile --worlds 256 --matching latest --repeat 20 &&
-  $bench --device cuda --json "$out/bench.json" --repeat 20
+  $bench --device cuda --json "$out/bench.json" --repeat 20 &&
+  build-gpu/benchmarks/graph_replay --device cuda --worlds 4096 --frames 1000 &&
+  build-gpu/benchmarks/graph_replay --device cuda --worlds 4096 --frames 1000 --deterministic &&
+  build-gpu/benchmarks/graph_replay --device cpu --worlds 256 --frames 50
 } >"$out/bench.log" 2>&1
 record $? bench; cat "$out/bench.log"
 

@@ -614,6 +614,42 @@ struct ErrorCase {
     const char* words;
 };
 
+TEST(MjcfBodies, FrictionDensityAndInertialBecomeMaterialsAndMass)
+{
+    Builder b = load(scene(
+        "<geom type='plane' size='1 1 0.1' friction='0.3'/>"
+        "<body pos='0 0 1'><freejoint/><geom type='box' size='0.1 0.2 0.3' density='500' friction='0.7 0.01 0.002'/></body>"
+        "<body pos='1 0 1'><freejoint/><geom type='sphere' size='0.1'/>"
+        "  <inertial pos='0 0 0.1' mass='2' diaginertia='1 2 3' quat='0.70710678 0 0 0.70710678'/></body>"));
+    cc_shape_info ground = shape(b.get(), 0), box = shape(b.get(), 1);
+    EXPECT_FLOAT_EQ(ground.material.mu, 0.3f);
+    EXPECT_FLOAT_EQ(ground.compliant.coulomb_friction, 0.3f);
+    EXPECT_FLOAT_EQ(ground.material.mu_torsional, 0.005f) << "missing entries keep MuJoCo's defaults";
+    EXPECT_FLOAT_EQ(box.material.mu, 0.7f);
+    EXPECT_FLOAT_EQ(box.material.mu_torsional, 0.01f);
+    EXPECT_FLOAT_EQ(box.material.mu_rolling, 0.002f);
+    EXPECT_FLOAT_EQ(box.density, 500.0f);
+    cc_mass_properties mp;
+    ASSERT_EQ(cc_builder_get_body_mass(b.get(), box.body, &mp), CC_OK);
+    EXPECT_NEAR(mp.mass, 500.0 * 0.2 * 0.4 * 0.6, 1e-4);
+    // The inertial's principal axes turned 90 degrees about z: x and y swap.
+    ASSERT_EQ(cc_builder_get_body_mass(b.get(), shape(b.get(), 2).body, &mp), CC_OK);
+    EXPECT_FLOAT_EQ(mp.mass, 2.0f);
+    EXPECT_NEAR(mp.center.z, 0.1f, 1e-7);
+    EXPECT_NEAR(mp.inertia[0], 2.0f, 1e-5);
+    EXPECT_NEAR(mp.inertia[4], 1.0f, 1e-5);
+    EXPECT_NEAR(mp.inertia[8], 3.0f, 1e-5);
+    EXPECT_NEAR(mp.inertia[1], 0.0f, 1e-5);
+
+    Builder bad = make_builder();
+    EXPECT_EQ(cc_builder_load_mjcf_string(bad.get(), scene("<body><freejoint/><inertial mass='1'/></body>").c_str(), nullptr, nullptr),
+              CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("diaginertia"), std::string::npos) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_load_mjcf_string(bad.get(), scene("<geom type='sphere' size='1' friction='-1'/>").c_str(), nullptr, nullptr),
+              CC_ERR_PARSE);
+    EXPECT_EQ(cc_builder_shape_count(bad.get()), 0);
+}
+
 TEST(MjcfErrors, EachFailureHasItsOwnMessageWithFileAndLine)
 {
     std::vector<ErrorCase> cases = {
