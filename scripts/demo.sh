@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The main job for a newcomer: install dependencies, build, and run
+# The main job for a newcomer: install dependencies, build, run
 # cucontact-bench on its four scenes (contact table, per-stage times,
-# throughput). Extra arguments go to the benchmark, e.g. --device cuda.
+# throughput), then graph_replay (collide + step captured as one frame and
+# replayed). Extra arguments go to the benchmark, e.g. --device cuda.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 scripts/build.sh
-"${CUCONTACT_BUILD_DIR:-build}/benchmarks/cucontact-bench" --routes "$@"
+build_dir="${CUCONTACT_BUILD_DIR:-build}"
+"$build_dir/benchmarks/cucontact-bench" --routes "$@"
+device=cpu
+[[ " $* " == *" --device cuda "* ]] && device=cuda
+"$build_dir/benchmarks/graph_replay" --device "$device" --worlds 256 --frames 100

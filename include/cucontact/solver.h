@@ -26,7 +26,9 @@ typedef struct cc_solver_def {
     cc_contact_model contact_model; ///< (CC_CONTACT_COMPLIANT)
     float point_contact_weight;     ///< area each point contact stands for, compliant model [m^2] (1)
     /// Nonzero: forces are summed per body in a fixed order (contacts sorted
-    /// by body), so that the step is bit-reproducible; zero sums with atomics (0).
+    /// by body, then by row), so that with a deterministic pipeline (whose
+    /// rows come in a fixed order) the step is bit-reproducible; zero sums
+    /// with atomics, whose order varies on a GPU (0).
     int deterministic;
     int gyroscopic;  ///< nonzero: include the gyroscopic torque -w x (I w) (1)
     int32_t cookie;  ///< set by cc_default_solver_def; do not touch
