@@ -64,6 +64,10 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
     case CC_STAGE_SAP_SWEEP: return cc_cuda_sap_sweep(v, s);
     case CC_STAGE_ROUTE_GROUP: return cc_cuda_route_group(v, s);
     case CC_STAGE_NARROWPHASE: return cc_cuda_narrowphase(v, s);
+    case CC_STAGE_MESH_MIDPHASE: return cc_cuda_mesh_midphase(v, s);
+    case CC_STAGE_MESH_CLEAR_SLOTS: return cc_cuda_mesh_clear_slots(v, s);
+    case CC_STAGE_MESH_CONTACTS: return cc_cuda_mesh_contacts(v, 0, s);
+    case CC_STAGE_MESH_EMIT: return cc_cuda_mesh_contacts(v, 1, s);
     case CC_STAGE_FINALIZE: return cc_cuda_finalize(v, s);
     case CC_STAGE_KEYS_CLEAR: return cc_cuda_keys_clear(v, s);
     case CC_STAGE_CONTACT_SORT: return cc_cuda_contact_sort(v, s);

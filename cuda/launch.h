@@ -54,6 +54,10 @@ cc_status cc_cuda_match_save(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_route_group(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_narrowphase(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_finalize(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_mesh_midphase(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_mesh_clear_slots(const cc_pass_view* v, cudaStream_t s);
+/* emit = 0: write or vote (with reduction); 1: write the kept contacts. */
+cc_status cc_cuda_mesh_contacts(const cc_pass_view* v, int emit, cudaStream_t s);
 /* Stable radix sort of n (key, value) pairs with caller-provided scratch. */
 cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,
                                  const int* values_in, int* values_out, int n, cudaStream_t s);

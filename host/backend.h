@@ -24,6 +24,10 @@ typedef enum cc_stage {
     CC_STAGE_SAP_SWEEP,
     CC_STAGE_ROUTE_GROUP,
     CC_STAGE_NARROWPHASE,
+    CC_STAGE_MESH_MIDPHASE,    /* work items and reduction blocks of surface pairs */
+    CC_STAGE_MESH_CLEAR_SLOTS, /* zero the reduction blocks taken */
+    CC_STAGE_MESH_CONTACTS,    /* raw contacts: written, or voted when reducing */
+    CC_STAGE_MESH_EMIT,        /* reduction: the kept contacts written */
     CC_STAGE_FINALIZE,
     CC_STAGE_KEYS_CLEAR,     /* raw keys := CC_KEY_EMPTY */
     CC_STAGE_CONTACT_SORT,   /* radix sort of raw keys */

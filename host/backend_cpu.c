@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "kernels/contact_force.h"
 #include "kernels/contact_order.h"
+#include "kernels/mesh_narrowphase.h"
 #include "kernels/narrowphase.h"
 #include "kernels/rigid_integrate.h"
 #include "kernels/route_group.h"
@@ -163,6 +164,24 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
             cc_narrowphase_thread(shuffled(i, pairs, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
                                   v->body_pose, cc_pass_contact_sink(v));
         break;
+    case CC_STAGE_MESH_MIDPHASE:
+        for (int i = 0; i < pairs; ++i)
+            cc_mesh_midphase_thread(i, m, v->grouped_pairs, v->shape_pose, v->aabb, &v->mesh, c);
+        break;
+    case CC_STAGE_MESH_CLEAR_SLOTS: {
+        int blocks = cc_min_i32(c->mesh_block_count, v->mesh.block_capacity);
+        memset(v->mesh.slots, 0, sizeof(unsigned long long) * CC_REDUCE_SLOTS * (size_t)blocks);
+        break;
+    }
+    case CC_STAGE_MESH_CONTACTS:
+    case CC_STAGE_MESH_EMIT: {
+        int pass = stage == CC_STAGE_MESH_EMIT ? CC_MESH_PASS_EMIT : v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
+        int items = cc_min_i32(c->mesh_item_count, v->mesh.item_capacity);
+        for (int j = 0; j < items; ++j)
+            cc_mesh_narrowphase_thread(shuffled(j, items, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
+                                       v->body_pose, &v->mesh, cc_pass_contact_sink(v), pass);
+        break;
+    }
     case CC_STAGE_FINALIZE:
         cc_pass_finalize(c, cc_pass_contact_sink(v).rows);
         break;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builder_internal.h"
+#include "mesh_topology.h"
 
 #define CC_DEF_COOKIE 0x63635f64 /* marks defs made by their cc_default_* function */
 
@@ -468,6 +469,11 @@ cc_status cc_builder_add_mesh_data(cc_builder* b, const cc_vec3* vertices, int v
     m.triangle_count = triangle_count;
     m.lower = lo;
     m.upper = hi;
+    m.bad_edges = cc_mesh_bad_edge_count(triangles, triangle_count);
+    if (m.bad_edges < 0) {
+        mesh_data_free(&m);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    }
     if (degenerate)
         cc_log(CC_LOG_WARNING, "%s: mesh %d has %d zero-area triangle%s (the first is triangle %d); they are kept but touch nothing",
                what, b->mesh_count, degenerate, degenerate == 1 ? "" : "s", first_degenerate);
@@ -483,6 +489,15 @@ static cc_status check_mesh(const cc_builder* b, int mesh, const char* what)
     if (mesh < 0 || mesh >= b->mesh_count)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: mesh %d does not exist (the builder holds %d); use an index from cc_builder_add_mesh_data", what, mesh, b->mesh_count);
     return CC_OK;
+}
+
+cc_status cc_builder_get_mesh_topology(const cc_builder* b, int mesh, int* watertight, int64_t* open_edges)
+{
+    cc_status s = check_mesh(b, mesh, "cc_builder_get_mesh_topology");
+    if (s != CC_OK) return s;
+    if (watertight) *watertight = b->meshes[mesh].bad_edges == 0;
+    if (open_edges) *open_edges = b->meshes[mesh].bad_edges;
+    return cc_ok();
 }
 
 cc_status cc_builder_get_mesh_info(const cc_builder* b, int mesh, int* vertex_count, int* triangle_count)

@@ -40,6 +40,7 @@ typedef struct cc_mesh_data {
     int* triangles; /* 3 * triangle_count, indices into vertices */
     int triangle_count;
     cc_vec3 lower, upper;
+    int64_t bad_edges; /* edges without exactly one opposite neighbour; 0: watertight */
 } cc_mesh_data;
 
 /* A heightfield's samples, row-major (rows along y, columns along x). */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mesh_bvh_build.h"
+#include "mesh_topology.h"
 #include "model_internal.h"
 
 /* Aligns every column to 16 bytes inside the block. */
@@ -55,8 +57,49 @@ static void mark_irregular_blocks(const cc_builder* b, cc_replica_block* blocks,
     }
 }
 
+/* What finalize derives from one builder mesh: its BVH and the
+ * neighbourhood flags of its triangles. */
+typedef struct mesh_bvh {
+    cc_bvh_node* nodes;
+    int node_count;
+    int* prims;
+    unsigned* flags;
+} mesh_bvh;
+
+static void free_bvhs(mesh_bvh* bvh, int count)
+{
+    for (int i = 0; bvh && i < count; ++i) {
+        cc_host_free(bvh[i].nodes);
+        cc_host_free(bvh[i].prims);
+        cc_host_free(bvh[i].flags);
+    }
+    cc_host_free(bvh);
+}
+
+/* One BVH per builder mesh (so once for every shape and replicated world). */
+static cc_status build_bvhs(const cc_builder* b, mesh_bvh** out)
+{
+    mesh_bvh* bvh = (mesh_bvh*)cc_host_calloc((size_t)b->mesh_count + 1, sizeof *bvh);
+    if (!bvh) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_finalize: out of host memory");
+    for (int i = 0; i < b->mesh_count; ++i) {
+        const cc_mesh_data* m = &b->meshes[i];
+        cc_status s = cc_mesh_bvh_build(m->vertices, m->triangles, m->triangle_count, &bvh[i].nodes, &bvh[i].node_count,
+                                        &bvh[i].prims);
+        bvh[i].flags = (unsigned*)cc_host_alloc(sizeof(unsigned) * (size_t)m->triangle_count);
+        if (s == CC_OK && (!bvh[i].flags || !cc_mesh_triangle_flags(m->vertices, m->vertex_count, m->triangles,
+                                                                    m->triangle_count, bvh[i].flags)))
+            s = cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_finalize: out of host memory");
+        if (s != CC_OK) {
+            free_bvhs(bvh, b->mesh_count);
+            return s;
+        }
+    }
+    *out = bvh;
+    return CC_OK;
+}
+
 /* Pool sizes of the builder's hulls, meshes and heightfields. */
-static void count_pools(const cc_builder* b, cc_model_view* v)
+static void count_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view* v)
 {
     v->hulls_count = b->hull_count;
     v->hull_vertices_count = v->hull_faces_count = v->hull_indices_count = 0;
@@ -66,20 +109,22 @@ static void count_pools(const cc_builder* b, cc_model_view* v)
         v->hull_indices_count += b->hulls[h].index_count;
     }
     v->meshes_count = b->mesh_count;
-    v->mesh_vertices_count = v->mesh_triangles_count = 0;
+    v->mesh_vertices_count = v->mesh_triangles_count = v->bvh_nodes_count = 0;
     for (int i = 0; i < b->mesh_count; ++i) {
         v->mesh_vertices_count += b->meshes[i].vertex_count;
         v->mesh_triangles_count += b->meshes[i].triangle_count;
+        v->bvh_nodes_count += bvh[i].node_count;
     }
+    v->bvh_prims_count = v->mesh_triangle_flags_count = v->mesh_triangles_count;
     v->hfields_count = b->hfield_count;
     v->hfield_samples_count = 0;
     for (int i = 0; i < b->hfield_count; ++i) v->hfield_samples_count += b->hfields[i].rows * b->hfields[i].cols;
 }
 
 /* Meshes and heightfields back to back, their ranges made absolute. */
-static void fill_mesh_pools(const cc_builder* b, cc_model_view* v)
+static void fill_mesh_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view* v)
 {
-    int vert = 0, tri = 0, sample = 0;
+    int vert = 0, tri = 0, node = 0, sample = 0;
     for (int i = 0; i < b->mesh_count; ++i) {
         const cc_mesh_data* src = &b->meshes[i];
         cc_mesh_desc* d = &v->meshes[i];
@@ -87,13 +132,20 @@ static void fill_mesh_pools(const cc_builder* b, cc_model_view* v)
         d->vertex_count = src->vertex_count;
         d->triangle_first = tri;
         d->triangle_count = src->triangle_count;
+        d->node_first = node;
+        d->node_count = bvh[i].node_count;
+        d->watertight = src->bad_edges == 0;
         d->lower = src->lower;
         d->upper = src->upper;
         memcpy(v->mesh_vertices + vert, src->vertices, sizeof(cc_vec3) * (size_t)src->vertex_count);
         for (int t = 0; t < src->triangle_count; ++t)
             for (int k = 0; k < 3; ++k) v->mesh_triangles[tri + t].v[k] = src->triangles[3 * t + k] + vert;
+        memcpy(v->bvh_nodes + node, bvh[i].nodes, sizeof(cc_bvh_node) * (size_t)bvh[i].node_count);
+        memcpy(v->bvh_prims + tri, bvh[i].prims, sizeof(int) * (size_t)src->triangle_count);
+        memcpy(v->mesh_triangle_flags + tri, bvh[i].flags, sizeof(unsigned) * (size_t)src->triangle_count);
         vert += src->vertex_count;
         tri += src->triangle_count;
+        node += bvh[i].node_count;
     }
     for (int i = 0; i < b->hfield_count; ++i) {
         const cc_hfield_data* src = &b->hfields[i];
@@ -145,7 +197,8 @@ static void fill_hull_pools(const cc_builder* b, cc_model_view* v)
     }
 }
 
-static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys, const cc_mass_properties* mass)
+static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys, const cc_mass_properties* mass,
+                           const mesh_bvh* bvh)
 {
     v->gravity = b->gravity;
     for (int i = 0; i < b->body_count; ++i) {
@@ -181,7 +234,7 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         v->shape_compliant[i] = r->compliant;
     }
     fill_hull_pools(b, v);
-    fill_mesh_pools(b, v);
+    fill_mesh_pools(b, bvh, v);
     for (int i = 0; i < v->filter_pair_count; ++i) {
         v->filter_pairs[i] = filter_keys[i];
         v->shape_flags[filter_keys[i] >> 32] |= CC_SHAPE_FLAG_HAS_FILTERS;
@@ -215,6 +268,7 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
 
     cc_model* m = (cc_model*)cc_host_calloc(1, sizeof *m);
     uint64_t* keys = NULL;
+    mesh_bvh* bvh = NULL;
     if (!m) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     m->device = device;
     m->backend = be;
@@ -225,7 +279,9 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     hv->body_count = b->body_count;
     hv->world_count = b->world_count;
     hv->filter_pair_count = filter_count;
-    count_pools(b, hv);
+    s = build_bvhs(b, &bvh);
+    if (s != CC_OK) goto fail;
+    count_pools(b, bvh, hv);
     m->block_bytes = layout(hv, NULL);
     m->host_block = cc_host_calloc(1, m->block_bytes);
     m->initial_pose = (cc_transform*)cc_host_alloc(sizeof(cc_transform) * (size_t)(b->body_count + 1));
@@ -235,7 +291,9 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     s = cc_builder_body_masses(b, m->body_mass, what);
     if (s != CC_OK) goto fail;
     layout(hv, (char*)m->host_block);
-    fill_host_view(b, hv, keys, m->body_mass);
+    fill_host_view(b, hv, keys, m->body_mass, bvh);
+    free_bvhs(bvh, b->mesh_count);
+    bvh = NULL;
     cc_host_free(keys);
     keys = NULL;
     for (int i = 0; i < b->body_count; ++i) m->initial_pose[i] = b->bodies[i].pose;
@@ -255,6 +313,7 @@ no_memory:
     s = cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
 fail:
     cc_host_free(keys);
+    free_bvhs(bvh, b->mesh_count);
     cc_model_destroy(m);
     return s;
 }

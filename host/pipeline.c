@@ -30,6 +30,9 @@ cc_pipeline_def cc_default_pipeline_def(void)
     d.contact_matching_normal_dot_threshold = 0.9f;
     d.contact_report = 0;
     d.skip_unsupported_pairs = 0;
+    d.reduce_contacts = 1;
+    d.mesh_work_items_max = CC_CAPACITY_AUTO;
+    d.mesh_reduction_pairs_max = CC_CAPACITY_AUTO;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -70,6 +73,10 @@ static cc_status validate_def(const cc_pipeline_def* d)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_matching_pos_threshold %g must be a finite distance >= 0", what, (double)d->contact_matching_pos_threshold);
     if (!(d->contact_matching_normal_dot_threshold >= -1.0f && d->contact_matching_normal_dot_threshold <= 1.0f))
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_matching_normal_dot_threshold %g must lie in [-1, 1]", what, (double)d->contact_matching_normal_dot_threshold);
+    if (d->mesh_work_items_max == 0 || d->mesh_work_items_max < CC_CAPACITY_AUTO)
+        return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: mesh_work_items_max %d is invalid; give a positive item count or CC_CAPACITY_AUTO", what, d->mesh_work_items_max);
+    if (d->mesh_reduction_pairs_max == 0 || d->mesh_reduction_pairs_max < CC_CAPACITY_AUTO)
+        return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: mesh_reduction_pairs_max %d is invalid; give a positive pair count or CC_CAPACITY_AUTO", what, d->mesh_reduction_pairs_max);
     if (d->contact_report && d->contact_matching == CC_MATCHING_DISABLED)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_report needs a contact_matching mode (CC_MATCHING_LATEST or CC_MATCHING_STICKY)", what);
     return CC_OK;
@@ -339,6 +346,42 @@ static cc_status find_unsupported_pairs(const cc_model* m, int skip, int64_t* ou
 
 static int64_t clamp_capacity(int64_t n) { return n > INT32_MAX / 2 ? INT32_MAX / 2 : n; }
 
+/* Whether some mesh or heightfield can collide at all. */
+static int has_surfaces(const cc_model* m)
+{
+    const cc_model_view* v = &m->host_view;
+    for (int s = 0; s < v->shape_count; ++s)
+        if (v->shape_geom[s].type >= CC_SHAPE_MESH && (v->shape_flags[s] & CC_SHAPE_FLAG_COLLIDES)) return 1;
+    return 0;
+}
+
+/* Work items and reduction blocks of the mesh stages. */
+static cc_status setup_mesh(cc_pipeline* p, const cc_capacity_estimate* est)
+{
+    const cc_pipeline_def* d = &p->def;
+    int64_t items = d->mesh_work_items_max > 0 ? d->mesh_work_items_max : clamp_capacity(est->mesh_items);
+    int64_t blocks = !d->reduce_contacts ? 0
+                     : d->mesh_reduction_pairs_max > 0 ? d->mesh_reduction_pairs_max
+                                                       : clamp_capacity(est->mesh_blocks);
+    if (d->mesh_work_items_max < 0 && items < 1024) items = 1024;
+    if (d->reduce_contacts && blocks < 1) blocks = 1;
+    if (blocks > INT32_MAX / CC_REDUCE_SLOTS) blocks = INT32_MAX / CC_REDUCE_SLOTS;
+    void *item_buf = NULL, *slots = NULL;
+    cc_status s = pipeline_alloc(p, sizeof(cc_mesh_item) * (size_t)items, &item_buf);
+    if (s == CC_OK && blocks)
+        s = pipeline_alloc(p, sizeof(unsigned long long) * CC_REDUCE_SLOTS * (size_t)blocks, &slots);
+    if (s != CC_OK) return s;
+    cc_mesh_view* mv = &p->view.mesh;
+    mv->items = (cc_mesh_item*)item_buf;
+    mv->item_capacity = (int)items;
+    mv->slots = (unsigned long long*)slots;
+    mv->block_capacity = (int)blocks;
+    mv->reduce = d->reduce_contacts != 0;
+    p->info.mesh_work_items_max = (int)items;
+    p->info.mesh_reduction_pairs_max = (int)blocks;
+    return CC_OK;
+}
+
 cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, cc_pipeline** out)
 {
     static const char* what = "cc_pipeline_create";
@@ -361,6 +404,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     p->info.unsupported_pairs = unsupported;
     p->def = d;
     p->view.model = model->view;
+    p->info.reduce_contacts = d.reduce_contacts != 0;
 
     int64_t possible = 0;
     if (bp == CC_BROAD_PHASE_NXN) s = setup_nxn(p, &possible);
@@ -368,7 +412,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     else s = setup_sap(p, &possible);
     if (s != CC_OK) goto fail;
 
-    cc_capacity_estimate est = cc_estimate_capacity(model, possible);
+    cc_capacity_estimate est = cc_estimate_capacity(model, possible, d.reduce_contacts != 0);
     int64_t pair_cap = d.shape_pairs_max > 0 ? d.shape_pairs_max : clamp_capacity(est.pairs);
     int64_t contact_cap = d.rigid_contact_max > 0 ? d.rigid_contact_max : clamp_capacity(est.contacts);
     if (d.rigid_contact_max < 0 && contact_cap * CONTACT_ROW_BYTES >= LARGE_BUFFER_BYTES)
@@ -387,6 +431,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_pass_counters), &counters);
     for (int i = 0; i < CC_TIMER_COUNT && s == CC_OK; ++i) s = p->backend->timer_create(&p->timers[i]);
     if (s == CC_OK && d.deterministic) s = setup_order_and_matching(p);
+    if (s == CC_OK && has_surfaces(model)) s = setup_mesh(p, &est);
     if (s == CC_OK && p->view.sort_temp_bytes) s = pipeline_alloc(p, p->view.sort_temp_bytes, &p->view.sort_temp);
     if (s != CC_OK) goto fail;
     p->view.shape_pose = (cc_transform*)pose;
@@ -478,6 +523,12 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     RUN(CC_STAGE_ROUTE_GROUP);
     if (s == CC_OK) s = mark(p, 3, stream);
     RUN(CC_STAGE_NARROWPHASE);
+    if (v.mesh.item_capacity) {
+        RUN(CC_STAGE_MESH_MIDPHASE);
+        if (v.mesh.reduce) RUN(CC_STAGE_MESH_CLEAR_SLOTS);
+        RUN(CC_STAGE_MESH_CONTACTS);
+        if (v.mesh.reduce) RUN(CC_STAGE_MESH_EMIT);
+    }
     if (s == CC_OK) s = mark(p, 4, stream);
     RUN(CC_STAGE_FINALIZE);
     if (deterministic) {
@@ -509,15 +560,21 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
 cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out)
 {
     if (!p || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_overflow: pipeline or out is NULL");
-    int counts[2];
-    cc_status s = p->backend->download(counts, p->view.counters, sizeof counts);
+    cc_pass_counters c;
+    cc_status s = p->backend->download(&c, p->view.counters, sizeof c);
     if (s != CC_OK) return s;
-    out->pairs_needed = counts[0];
+    out->pairs_needed = c.pair_count;
     out->pairs_capacity = p->info.shape_pairs_max;
-    out->pairs_overflowed = counts[0] > p->info.shape_pairs_max;
-    out->contacts_needed = counts[1];
+    out->pairs_overflowed = c.pair_count > p->info.shape_pairs_max;
+    out->contacts_needed = c.contact_count;
     out->contacts_capacity = p->last_contact_capacity;
-    out->contacts_overflowed = counts[1] > p->last_contact_capacity;
+    out->contacts_overflowed = c.contact_count > p->last_contact_capacity;
+    out->mesh_items_needed = c.mesh_item_count;
+    out->mesh_items_capacity = p->info.mesh_work_items_max;
+    out->mesh_items_overflowed = c.mesh_item_count > p->info.mesh_work_items_max;
+    out->mesh_pairs_unreduced = p->view.mesh.reduce && c.mesh_block_count > p->view.mesh.block_capacity
+                                    ? c.mesh_block_count - p->view.mesh.block_capacity
+                                    : 0;
     return cc_ok();
 }
 

@@ -19,11 +19,15 @@ typedef struct cc_mesh_triangle {
     int v[3]; /* absolute indices into the mesh vertex pool */
 } cc_mesh_triangle;
 
-/* One mesh: ranges into the vertex and triangle pools. */
+/* One mesh: ranges into the vertex, triangle and BVH pools (bvh.h). The
+ * BVH's leaf slots (bvh_prims) run parallel to the triangles, from
+ * triangle_first, and name triangles relative to triangle_first. */
 typedef struct cc_mesh_desc {
     int vertex_first, vertex_count;
     int triangle_first, triangle_count;
-    cc_vec3 lower, upper; /* bounds of the vertices, mesh frame [m] */
+    int node_first, node_count; /* BVH nodes; node_first is the root */
+    int watertight;             /* every edge shared by two opposite triangles */
+    cc_vec3 lower, upper;       /* bounds of the vertices, mesh frame [m] */
 } cc_mesh_desc;
 
 /* One heightfield: its range in the sample pool and its extreme samples. */

@@ -8,6 +8,7 @@
 
 #include "convex_hull.h"
 #include "math_transform.h"
+#include "bvh.h"
 #include "mesh_data.h"
 #include "cucontact/material.h"
 
@@ -67,6 +68,9 @@ typedef struct cc_body_mass {
     X(cc_mesh_desc, meshes, "triangle meshes: ranges into the pools below")          \
     X(cc_vec3, mesh_vertices, "mesh vertices, mesh frame")                           \
     X(cc_mesh_triangle, mesh_triangles, "vertex indices into mesh_vertices (absolute)") \
+    X(cc_bvh_node, bvh_nodes, "mesh BVH nodes; child and leaf indices relative to the mesh's own") \
+    X(int, bvh_prims, "BVH leaf slots: triangles relative to the mesh, parallel to mesh_triangles") \
+    X(unsigned, mesh_triangle_flags, "open and flat edges of each triangle (narrowphase_triangle.h)") \
     X(cc_hfield_desc, hfields, "heightfields: ranges into hfield_samples")          \
     X(float, hfield_samples, "heightfield samples, row-major, unscaled")
 

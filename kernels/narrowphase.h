@@ -11,6 +11,7 @@
 #include "narrowphase_convex.h"
 #include "narrowphase_plane.h"
 #include "narrowphase_sphere.h"
+#include "mesh_midphase.h"
 #include "pair_buffer.h"
 #include "pass_counters.h"
 
@@ -20,11 +21,14 @@
 #define CC_ROUTE_CLASS_ANY (-1)
 #define CC_ROUTE_CLASS_ANALYTIC 0
 #define CC_ROUTE_CLASS_CONVEX 1
+#define CC_ROUTE_CLASS_MESH 2 /* run by the mesh stages (mesh_midphase.h) */
 
-/* Pairs among planes, spheres, capsules and boxes have analytic routines. */
+/* Pairs among planes, spheres, capsules and boxes have analytic routines;
+ * pairs with a mesh or heightfield go through the mesh stages. */
 CC_HD int cc_route_class(int route)
 {
     int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
+    if (tb >= CC_SHAPE_MESH || ta >= CC_SHAPE_MESH) return CC_ROUTE_CLASS_MESH;
     return ta <= CC_SHAPE_BOX && tb <= CC_SHAPE_BOX ? CC_ROUTE_CLASS_ANALYTIC : CC_ROUTE_CLASS_CONVEX;
 }
 
@@ -80,8 +84,9 @@ CC_HD void cc_collide_analytic(int route, const cc_geom* a, const cc_geom* b, fl
 /* Dispatch on the route; a and b are already in type order. */
 CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* m)
 {
+    m->count = 0;
     if (cc_route_class(route) == CC_ROUTE_CLASS_ANALYTIC) cc_collide_analytic(route, a, b, threshold, m);
-    else cc_collide_generic(route, a, b, threshold, m);
+    else if (cc_route_class(route) == CC_ROUTE_CLASS_CONVEX) cc_collide_generic(route, a, b, threshold, m);
 }
 
 /* The hull a shape uses, resolved from the model's pools. */
@@ -108,6 +113,7 @@ CC_HD void cc_narrowphase_class_thread(int i, const cc_model_view* m, const cc_p
 {
     cc_pair p = grouped[i];
     cc_shape_geometry g0 = m->shape_geom[p.a], g1 = m->shape_geom[p.b];
+    if (cc_type_is_surface(g0.type) || cc_type_is_surface(g1.type)) return; /* the mesh stages' */
     int swap = g0.type > g1.type;
     int sa = swap ? p.b : p.a, sb = swap ? p.a : p.b;
     cc_shape_geometry geo_a = swap ? g1 : g0, geo_b = swap ? g0 : g1;

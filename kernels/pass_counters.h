@@ -11,6 +11,8 @@ typedef struct cc_pass_counters {
     int contact_count; /* contacts found, possibly above capacity */
     int route_count[CC_ROUTE_COUNT];  /* candidate pairs per route */
     int route_cursor[CC_ROUTE_COUNT]; /* next free row of each route's group */
+    int mesh_item_count;  /* mesh work items found, possibly above capacity */
+    int mesh_block_count; /* pairs that asked for a reduction block */
 } cc_pass_counters;
 
 CC_HD int cc_min_i32(int a, int b) { return a < b ? a : b; }

@@ -10,6 +10,7 @@
 #include "contact_matching.h"
 #include "contact_write.h"
 #include "cucontact/contacts.h"
+#include "mesh_midphase.h"
 #include "pass_counters.h"
 #include "sort_key.h"
 
@@ -25,6 +26,7 @@ typedef struct cc_pass_view {
     cc_nxn_view nxn;
     cc_explicit_view explicit_pairs;
     cc_sap_view sap;
+    cc_mesh_view mesh;             /* item_capacity 0: no mesh or heightfield pairs */
     void* sort_temp;               /* radix-sort and selection scratch */
     size_t sort_temp_bytes;
     /* Deterministic order (raw_keys NULL when off): the narrow phase writes

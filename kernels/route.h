@@ -16,15 +16,19 @@ CC_HD int cc_plane_is_infinite(cc_vec3 size) { return !(size.x > 0.0f) || !(size
  * analytic routines cover. */
 CC_HD int cc_type_is_convex(int t) { return t >= CC_SHAPE_PLANE && t <= CC_SHAPE_CONVEX_HULL; }
 
-CC_HD int cc_type_has_route(int t) { return cc_type_is_convex(t); }
+/* SDFs are reserved and have no route yet. */
+CC_HD int cc_type_has_route(int t) { return t >= CC_SHAPE_PLANE && t <= CC_SHAPE_HEIGHTFIELD; }
 
 /* Whether this build has a routine for the pair. Two infinite planes never
- * touch in a useful way and produce nothing. */
+ * touch in a useful way and produce nothing; heightfields are static
+ * ground, so planes and other heightfields have nothing to say to them. */
 CC_HD int cc_route_exists(int ta, cc_vec3 sa, int tb, cc_vec3 sb)
 {
     if (!cc_type_has_route(ta) || !cc_type_has_route(tb)) return 0;
     if (ta == CC_SHAPE_PLANE && tb == CC_SHAPE_PLANE)
         return !cc_plane_is_infinite(sa) || !cc_plane_is_infinite(sb);
+    if (tb == CC_SHAPE_HEIGHTFIELD && (ta == CC_SHAPE_PLANE || ta == CC_SHAPE_HEIGHTFIELD)) return 0;
+    if (ta == CC_SHAPE_HEIGHTFIELD && tb == CC_SHAPE_PLANE) return 0;
     return 1;
 }
 

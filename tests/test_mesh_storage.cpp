@@ -1,8 +1,7 @@
 // Meshes and heightfields in the builder and the model: validation of each
 // bad input, zero-area triangles reported once, sharing of the pools across
-// replicated worlds, their bounding boxes, and pipeline creation with pairs
-// that have no narrow-phase route yet (an error naming the pair, or skipped
-// when asked).
+// replicated worlds, their bounding boxes, and pipelines over models with
+// mesh and heightfield pairs.
 #include <cmath>
 #include <limits>
 #include <string>
@@ -190,47 +189,46 @@ TEST(MeshStorage, BoundsOfMeshesAndHeightfields)
 
 // ------------------------------------------------- pairs with no route yet
 
-class UnsupportedPairs : public DeviceTest {};
+class SurfacePairs : public DeviceTest {};
 
-TEST_P(UnsupportedPairs, FailNamingThePairOrSkipWhenAsked)
+TEST_P(SurfacePairs, MeshAndHeightfieldPairsHaveRoutes)
 {
+    // A tetrahedron mesh 5 cm above the ground and a box on it: every pair
+    // has a route now, so creation succeeds without skipping anything.
     Builder b = make_builder();
     int mesh = -1;
     ASSERT_EQ(cc_builder_add_mesh_data(b.get(), kTet, 4, kTetTris, 4, &mesh), CC_OK);
-    int plane = -1, box_shape = -1, mesh_shape = -1;
+    int plane = -1, mesh_shape = -1;
     ASSERT_EQ(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0, 0, nullptr, &plane), CC_OK);
-    int body = add_body(b.get(), {0, 0, 0.2f});
+    int body = add_body(b.get(), {0, 0, 0.05f});
     ASSERT_EQ(cc_builder_add_mesh(b.get(), body, mesh, {1, 1, 1}, nullptr, &mesh_shape), CC_OK);
     int box_body = add_body(b.get(), {5, 0, 0.45f});
-    ASSERT_EQ(cc_builder_add_box(b.get(), box_body, {0.5f, 0.5f, 0.5f}, nullptr, &box_shape), CC_OK);
-    cc_model* m = nullptr;
-    ASSERT_EQ(cc_builder_finalize(b.get(), device(), &m), CC_OK);
-    Model model(m);
-    cc_pipeline* p = nullptr;
+    ASSERT_EQ(cc_builder_add_box(b.get(), box_body, {0.5f, 0.5f, 0.5f}, nullptr, nullptr), CC_OK);
     cc_pipeline_def d = cc_default_pipeline_def();
-    EXPECT_EQ(d.skip_unsupported_pairs, 0);
-    EXPECT_EQ(cc_pipeline_create(m, &d, &p), CC_ERR_UNSUPPORTED);
-    std::string msg = message();
-    EXPECT_NE(msg.find("mesh shape " + std::to_string(mesh_shape)), std::string::npos) << msg;
-    EXPECT_NE(msg.find("plane shape " + std::to_string(plane)), std::string::npos) << msg;
-    EXPECT_NE(msg.find("skip_unsupported_pairs"), std::string::npos) << msg;
-    EXPECT_EQ(p, nullptr);
-
-    d.skip_unsupported_pairs = 1;
     for (cc_broad_phase bp : {CC_BROAD_PHASE_NXN, CC_BROAD_PHASE_SAP, CC_BROAD_PHASE_EXPLICIT}) {
         d.broad_phase = bp;
         World w;
         ASSERT_EQ(make_world(b.get(), device(), d, &w), CC_OK) << cc_last_error_message();
         cc_pipeline_info info;
         ASSERT_EQ(cc_pipeline_get_info(w.pipeline.get(), &info), CC_OK);
-        EXPECT_EQ(info.unsupported_pairs, 2); // mesh-plane, mesh-box
+        EXPECT_EQ(info.unsupported_pairs, 0);
+        EXPECT_GT(info.mesh_work_items_max, 0);
         auto c = collide(w);
-        ASSERT_EQ(c.size(), 4u); // only the box on the plane
-        for (const cc_contact& k : c) EXPECT_NE(k.shape1, mesh_shape);
+        // The box's four corners, and the tetrahedron's three base corners
+        // 5 cm above the plane (within the pair gap of 0.2 m).
+        int on_mesh = 0;
+        for (const cc_contact& k : c)
+            if (k.shape1 == mesh_shape) {
+                ++on_mesh;
+                EXPECT_EQ(k.shape0, plane);
+                EXPECT_NEAR(k.distance, 0.05f, 1e-6f);
+            }
+        EXPECT_EQ(on_mesh, 3);
+        EXPECT_EQ(c.size(), 7u);
     }
 }
 
-TEST_P(UnsupportedPairs, FiltersDecideWhetherAPairCounts)
+TEST_P(SurfacePairs, FiltersDecideWhetherASurfacePairCollides)
 {
     // A heightfield (global, static) under replicated worlds of one sphere
     // and one mesh; the mesh is kept off everything by its bitmask.
@@ -241,7 +239,7 @@ TEST_P(UnsupportedPairs, FiltersDecideWhetherAPairCounts)
     cc_shape_def off = cc_default_shape_def();
     off.collision_type_bits = 0;
     off.collision_affinity_bits = 0;
-    int s = add_body(templ.get(), {0, 0, 1}), k = add_body(templ.get(), {3, 0, 1});
+    int s = add_body(templ.get(), {0, 0, 0.55f}), k = add_body(templ.get(), {3, 0, 0.05f});
     ASSERT_EQ(cc_builder_add_sphere(templ.get(), s, 0.5f, nullptr, nullptr), CC_OK);
     ASSERT_EQ(cc_builder_add_mesh(templ.get(), k, mesh, {1, 1, 1}, &off, nullptr), CC_OK);
     Builder b = make_builder();
@@ -249,35 +247,15 @@ TEST_P(UnsupportedPairs, FiltersDecideWhetherAPairCounts)
     ASSERT_EQ(cc_builder_add_heightfield_data(b.get(), 2, 2, heights, &hf), CC_OK);
     ASSERT_EQ(cc_builder_add_heightfield(b.get(), CC_BODY_WORLD, hf, {10, 10, 1}, nullptr, nullptr), CC_OK);
     ASSERT_EQ(cc_builder_replicate(b.get(), templ.get(), 8, nullptr), CC_OK);
-    cc_model* m = nullptr;
-    ASSERT_EQ(cc_builder_finalize(b.get(), device(), &m), CC_OK);
-    Model model(m);
-    cc_pipeline_def d = cc_default_pipeline_def();
-    cc_pipeline* p = nullptr;
-    EXPECT_EQ(cc_pipeline_create(m, &d, &p), CC_ERR_UNSUPPORTED);
-    EXPECT_NE(message().find("heightfield shape 0 against sphere shape"), std::string::npos) << message();
-    d.skip_unsupported_pairs = 1;
-    ASSERT_EQ(cc_pipeline_create(m, &d, &p), CC_OK);
-    Pipeline pipeline(p);
-    cc_pipeline_info info;
-    ASSERT_EQ(cc_pipeline_get_info(p, &info), CC_OK);
-    EXPECT_EQ(info.unsupported_pairs, 8); // heightfield-sphere in each world; the mesh meets nothing
-
-    // Only statics and filtered shapes: nothing to report, no error.
-    Builder q = make_builder();
-    ASSERT_EQ(cc_builder_add_heightfield_data(q.get(), 2, 2, heights, &hf), CC_OK);
-    ASSERT_EQ(cc_builder_add_heightfield(q.get(), CC_BODY_WORLD, hf, {1, 1, 1}, nullptr, nullptr), CC_OK);
-    ASSERT_EQ(cc_builder_add_box(q.get(), CC_BODY_WORLD, {1, 1, 1}, nullptr, nullptr), CC_OK);
-    cc_shape_def never = cc_default_shape_def();
-    never.collision_group = 0;
-    int body = add_body(q.get(), {0, 0, 0});
-    ASSERT_EQ(cc_builder_add_sphere(q.get(), body, 1, &never, nullptr), CC_OK);
-    cc_model* qm = nullptr;
-    ASSERT_EQ(cc_builder_finalize(q.get(), device(), &qm), CC_OK);
-    Model qmodel(qm);
-    d.skip_unsupported_pairs = 0;
-    ASSERT_EQ(cc_pipeline_create(qm, &d, &p), CC_OK) << message();
-    cc_pipeline_destroy(p);
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), cc_default_pipeline_def(), &w), CC_OK) << cc_last_error_message();
+    auto c = collide(w);
+    ASSERT_EQ(c.size(), 8u); // one sphere contact per world; the mesh meets nothing
+    for (const cc_contact& x : c) {
+        EXPECT_EQ(x.shape1, 0); // the heightfield
+        EXPECT_NEAR(x.distance, 0.05f, 1e-6f);
+        EXPECT_NEAR(x.normal.z, -1.0f, 1e-6f);
+    }
 }
 
-CC_INSTANTIATE_DEVICE_TEST(UnsupportedPairs);
+CC_INSTANTIATE_DEVICE_TEST(SurfacePairs);

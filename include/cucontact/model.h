@@ -132,6 +132,12 @@ cc_status cc_builder_add_mesh_data(cc_builder* b, const cc_vec3* vertices, int v
 /// Number of vertices and triangles mesh `mesh` holds.
 cc_status cc_builder_get_mesh_info(const cc_builder* b, int mesh, int* vertex_count,
                                    int* triangle_count);
+/// Whether mesh `mesh` is watertight: every edge shared by exactly two
+/// triangles that run it in opposite directions (closed and consistently
+/// wound). `open_edges` receives the number of edges that are not (boundary
+/// edges, edges of three or more triangles, inconsistent winding). Either
+/// output may be NULL. Only a watertight mesh has a volume and an inside.
+cc_status cc_builder_get_mesh_topology(const cc_builder* b, int mesh, int* watertight, int64_t* open_edges);
 /// Copies up to `max` vertices of mesh `mesh` into `vertices`.
 cc_status cc_builder_get_mesh_vertices(const cc_builder* b, int mesh, cc_vec3* vertices, int max);
 /// A shape made of mesh `mesh`, its vertices scaled per local axis by

@@ -47,11 +47,22 @@ typedef struct cc_pipeline_def {
     float contact_matching_pos_threshold;        ///< largest distance of a match [m] (0.0005)
     float contact_matching_normal_dot_threshold; ///< smallest normal dot of a match (0.9)
     int contact_report; ///< nonzero: new and broken index lists each pass; needs matching (0)
-    /// Shape pairs this build has no narrow-phase routine for (meshes and
-    /// heightfields against anything, for now): zero makes cc_pipeline_create
-    /// fail with CC_ERR_UNSUPPORTED naming one such pair when the model has a
-    /// pair that could collide; nonzero skips them, so they produce nothing (0).
+    /// Shape pairs this build has no narrow-phase routine for (none among the
+    /// supported types today): zero makes cc_pipeline_create fail with
+    /// CC_ERR_UNSUPPORTED naming one such pair when the model has a pair that
+    /// could collide; nonzero skips them, so they produce nothing (0).
     int skip_unsupported_pairs;
+    /// Contact reduction of mesh and heightfield pairs: each pair keeps at
+    /// most 240 representative contacts (20 normal bins x 12 slots: the
+    /// deepest and the extremes of the bin's patch), chosen independently of
+    /// thread order. Zero writes every raw contact (1).
+    int reduce_contacts;
+    /// Mesh mid-phase work items (a triangle near a shape, or a chunk of 16
+    /// mesh vertices) per pass (CC_CAPACITY_AUTO: estimated from the model).
+    int mesh_work_items_max;
+    /// Mesh and heightfield pairs reduced per pass; pairs beyond it are
+    /// written unreduced (CC_CAPACITY_AUTO).
+    int mesh_reduction_pairs_max;
     int32_t cookie;                    ///< set by cc_default_pipeline_def; do not touch
 } cc_pipeline_def;
 
@@ -70,6 +81,9 @@ typedef struct cc_pipeline_info {
     size_t device_bytes;           ///< device memory the pipeline holds, contacts excluded
     int64_t unsupported_pairs;     ///< shape pairs that pass every filter but have no route
                                    ///< in this build (skipped; see skip_unsupported_pairs)
+    int reduce_contacts;           ///< mesh and heightfield contacts are reduced
+    int mesh_work_items_max;       ///< 0 when the model has no mesh or heightfield pair
+    int mesh_reduction_pairs_max;  ///< 0 when not reducing or without such pairs
 } cc_pipeline_info;
 
 /// What the last completed pass needed beyond the capacities.
@@ -80,6 +94,10 @@ typedef struct cc_overflow {
     int contacts_overflowed; ///< nonzero: contacts were dropped
     int contacts_needed;     ///< contacts the pass found (a lower bound if pairs overflowed)
     int contacts_capacity;   ///< rows of the contact buffer the last pass wrote
+    int mesh_items_overflowed; ///< nonzero: mesh work items were dropped (their contacts missing)
+    int mesh_items_needed;     ///< work items the mesh mid phase found
+    int mesh_items_capacity;   ///< mesh_work_items_max
+    int mesh_pairs_unreduced;  ///< surface pairs beyond mesh_reduction_pairs_max, written unreduced
 } cc_overflow;
 
 /// Stage durations of the last pass [ms], measured only when profiling is on.

@@ -1,0 +1,185 @@
+/* The mesh mid phase: for each candidate pair with a mesh or heightfield,
+ * find the pieces of the surface the other shape can touch and emit them
+ * as work items for the mesh narrow phase:
+ *   - a primitive or hull against a mesh: the triangles whose BVH leaves
+ *     overlap the shape's box (bvh.h); against a heightfield: the two
+ *     triangles of every cell under the box whose height range meets it;
+ *   - a plane against a mesh: the mesh's vertices, in chunks;
+ *   - a mesh against a mesh or a heightfield: the vertices of each mesh,
+ *     in chunks, to be tested against the other surface.
+ * Items go to a buffer sized from the model; past its capacity they are
+ * counted, never written, so the host can report the size needed. When
+ * reduction is on, each pair also takes a block of CC_REDUCE_SLOTS slots. */
+#ifndef CC_KERNELS_MESH_MIDPHASE_H
+#define CC_KERNELS_MESH_MIDPHASE_H
+
+#include "contact_reduction.h"
+#include "heightfield.h"
+#include "pair_buffer.h"
+#include "pass_counters.h"
+#include "shape_bounds.h"
+
+#define CC_MESH_ITEM_TRIANGLE 0       /* shape a against triangle `element` of b */
+#define CC_MESH_ITEM_PLANE_VERTICES 1 /* vertices [element, +CHUNK) of mesh b against plane a */
+#define CC_MESH_ITEM_VERTICES_OF_A 2  /* vertices of mesh a against the surface of b */
+#define CC_MESH_ITEM_VERTICES_OF_B 3  /* vertices of mesh b against the surface of a */
+#define CC_MESH_VERTEX_CHUNK 16
+
+typedef struct cc_mesh_item {
+    int pair;    /* row of the grouped candidate pairs */
+    int block;   /* reduction block of the pair, or -1: written unreduced */
+    int element; /* triangle id, or the first vertex of a chunk (relative to the mesh) */
+    int kind;    /* CC_MESH_ITEM_* */
+} cc_mesh_item;
+
+/* The mesh stages' buffers. Counts live in cc_pass_counters. */
+typedef struct cc_mesh_view {
+    cc_mesh_item* items;
+    int item_capacity;
+    unsigned long long* slots; /* block_capacity * CC_REDUCE_SLOTS */
+    int block_capacity;
+    int reduce; /* contact reduction on */
+} cc_mesh_view;
+
+CC_HD int cc_type_is_surface(int t) { return t == CC_SHAPE_MESH || t == CC_SHAPE_HEIGHTFIELD; }
+
+/* A pair in type order (lower type first), as every mesh stage sees it. */
+typedef struct cc_mesh_pair {
+    int a, b;         /* shapes */
+    int ta, tb;       /* their types */
+} cc_mesh_pair;
+
+CC_HD cc_mesh_pair cc_mesh_pair_of(const cc_model_view* m, cc_pair p)
+{
+    cc_mesh_pair q;
+    int swap = m->shape_geom[p.a].type > m->shape_geom[p.b].type;
+    q.a = swap ? p.b : p.a;
+    q.b = swap ? p.a : p.b;
+    q.ta = m->shape_geom[q.a].type;
+    q.tb = m->shape_geom[q.b].type;
+    return q;
+}
+
+CC_HD cc_hfield_ref cc_hfield_ref_of(const cc_model_view* m, int shape)
+{
+    const cc_hfield_desc* d = &m->hfields[m->shape_source[shape]];
+    cc_hfield_ref h;
+    h.samples = m->hfield_samples + d->sample_first;
+    h.rows = d->rows;
+    h.cols = d->cols;
+    h.size = m->shape_geom[shape].size;
+    return h;
+}
+
+/* World box `box` seen from `pose`: the box around its corners in that
+ * frame, divided per axis by `scale`, grown by `pad` (scaled units). */
+CC_HD cc_aabb cc_aabb_in_frame(cc_aabb box, cc_transform pose, cc_vec3 scale, float pad)
+{
+    cc_vec3 c = cc_v3_scale(cc_v3_add(box.lower, box.upper), 0.5f);
+    cc_vec3 h = cc_v3_scale(cc_v3_sub(box.upper, box.lower), 0.5f);
+    cc_vec3 lc = cc_tf_point_inv(pose, c);
+    cc_vec3 ax, ay, az;
+    cc_q_axes(pose.q, &ax, &ay, &az);
+    /* Half extent along local axis k: sum over world axes of |R_jk| h_j. */
+    cc_vec3 lh = cc_v3(fabsf(ax.x) * h.x + fabsf(ax.y) * h.y + fabsf(ax.z) * h.z,
+                       fabsf(ay.x) * h.x + fabsf(ay.y) * h.y + fabsf(ay.z) * h.z,
+                       fabsf(az.x) * h.x + fabsf(az.y) * h.y + fabsf(az.z) * h.z);
+    lh = cc_v3_add(lh, cc_v3(pad, pad, pad));
+    cc_aabb r;
+    r.lower = cc_v3(cc_v3_sub(lc, lh).x / scale.x, cc_v3_sub(lc, lh).y / scale.y, cc_v3_sub(lc, lh).z / scale.z);
+    r.upper = cc_v3(cc_v3_add(lc, lh).x / scale.x, cc_v3_add(lc, lh).y / scale.y, cc_v3_add(lc, lh).z / scale.z);
+    return r;
+}
+
+CC_HD void cc_mesh_emit(const cc_mesh_view* mv, cc_pass_counters* c, int pair, int block, int element, int kind)
+{
+    int slot = cc_atomic_add_i32(&c->mesh_item_count, 1);
+    if (slot >= mv->item_capacity) return; /* counted for the overflow report */
+    cc_mesh_item it;
+    it.pair = pair;
+    it.block = block;
+    it.element = element;
+    it.kind = kind;
+    mv->items[slot] = it;
+}
+
+CC_HD void cc_mesh_emit_vertex_chunks(const cc_mesh_view* mv, cc_pass_counters* c, int pair, int block, int vertices,
+                                      int kind)
+{
+    for (int v = 0; v < vertices; v += CC_MESH_VERTEX_CHUNK) cc_mesh_emit(mv, c, pair, block, v, kind);
+}
+
+/* Triangles of surface shape `s` near world box `box` (grown by the
+ * surface's margin and gap, the box already carries the other shape's). */
+CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv, cc_pass_counters* c,
+                                  const cc_transform* shape_pose, int s, cc_aabb box, int pair, int block)
+{
+    const cc_shape_geometry* g = &m->shape_geom[s];
+    float pad = g->margin + g->gap;
+    if (g->type == CC_SHAPE_MESH) {
+        const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+        cc_aabb q = cc_aabb_in_frame(box, shape_pose[s], g->size, 0.0f);
+        /* The pad is in metres; in the unscaled mesh frame it shrinks by the scale. */
+        q.lower = cc_v3_sub(q.lower, cc_v3(pad / g->size.x, pad / g->size.y, pad / g->size.z));
+        q.upper = cc_v3_add(q.upper, cc_v3(pad / g->size.x, pad / g->size.y, pad / g->size.z));
+        const cc_bvh_node* nodes = m->bvh_nodes + d->node_first;
+        const int* prims = m->bvh_prims + d->triangle_first;
+        const cc_mesh_triangle* tris = m->mesh_triangles + d->triangle_first;
+        cc_bvh_query it;
+        cc_bvh_query_begin(&it, q.lower, q.upper);
+        for (int t = cc_bvh_query_next(&it, nodes, prims); t >= 0; t = cc_bvh_query_next(&it, nodes, prims)) {
+            /* The leaf box overlapped; test the triangle's own box. */
+            cc_vec3 v0 = m->mesh_vertices[tris[t].v[0]], v1 = m->mesh_vertices[tris[t].v[1]],
+                    v2 = m->mesh_vertices[tris[t].v[2]];
+            cc_vec3 lo = cc_v3_min(v0, cc_v3_min(v1, v2)), hi = cc_v3_max(v0, cc_v3_max(v1, v2));
+            if (lo.x > q.upper.x || lo.y > q.upper.y || lo.z > q.upper.z || hi.x < q.lower.x || hi.y < q.lower.y ||
+                hi.z < q.lower.z)
+                continue;
+            cc_mesh_emit(mv, c, pair, block, t, CC_MESH_ITEM_TRIANGLE);
+        }
+        return;
+    }
+    cc_hfield_ref h = cc_hfield_ref_of(m, s);
+    cc_aabb q = cc_aabb_in_frame(box, shape_pose[s], cc_v3(1.0f, 1.0f, 1.0f), pad);
+    int r0, r1, c0, c1;
+    if (!cc_hfield_cell_range(&h, q.lower, q.upper, &r0, &r1, &c0, &c1)) return;
+    for (int r = r0; r <= r1; ++r)
+        for (int col = c0; col <= c1; ++col) {
+            float lo, hi;
+            cc_hfield_cell_height_range(&h, r, col, &lo, &hi);
+            if (lo > q.upper.z || hi < q.lower.z) continue;
+            int cell = r * (h.cols - 1) + col;
+            cc_mesh_emit(mv, c, pair, block, 2 * cell, CC_MESH_ITEM_TRIANGLE);
+            cc_mesh_emit(mv, c, pair, block, 2 * cell + 1, CC_MESH_ITEM_TRIANGLE);
+        }
+}
+
+CC_HD int cc_mesh_vertex_count(const cc_model_view* m, int s) { return m->meshes[m->shape_source[s]].vertex_count; }
+
+/* One thread per grouped candidate pair; pairs without a surface return. */
+CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair* grouped, const cc_transform* shape_pose,
+                                   const cc_aabb* aabb, const cc_mesh_view* mv, cc_pass_counters* c)
+{
+    cc_mesh_pair p = cc_mesh_pair_of(m, grouped[i]);
+    if (!cc_type_is_surface(p.tb)) return;
+    int block = -1;
+    if (mv->reduce) {
+        /* Past the block capacity the pair is written unreduced: more rows,
+         * but nothing dropped. */
+        int b = cc_atomic_add_i32(&c->mesh_block_count, 1);
+        block = b < mv->block_capacity ? b : -1;
+    }
+    if (p.ta == CC_SHAPE_PLANE) {
+        if (p.tb == CC_SHAPE_MESH) cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.b), CC_MESH_ITEM_PLANE_VERTICES);
+        return;
+    }
+    if (p.ta == CC_SHAPE_MESH) {
+        cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.a), CC_MESH_ITEM_VERTICES_OF_A);
+        if (p.tb == CC_SHAPE_MESH)
+            cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.b), CC_MESH_ITEM_VERTICES_OF_B);
+        return;
+    }
+    cc_mesh_emit_triangles(m, mv, c, shape_pose, p.b, aabb[p.a], i, block);
+}
+
+#endif
