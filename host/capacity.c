@@ -74,12 +74,14 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
         if (type == CC_SHAPE_MESH) {
             /* Its vertices against a plane or another mesh, both ways. */
             items += 2 * vertex_chunks(v, s);
-            blocks += 2;
+            blocks += 1;
             contacts += reduce ? REDUCED_CONTACTS_PER_PATCH : UNREDUCED_CONTACTS_PER_PATCH;
         }
         if (has & 2) {
+            /* One reduced surface pair per shape: a block is 1.9 KiB, and a
+             * pair without one is only written unreduced. */
             items += TRIANGLES_PER_SHAPE;
-            blocks += 2;
+            blocks += 1;
             contacts += reduce ? REDUCED_CONTACTS_PER_PATCH : UNREDUCED_CONTACTS_PER_PATCH;
         }
     }

@@ -14,6 +14,7 @@
 #define CC_KERNELS_MESH_MIDPHASE_H
 
 #include "contact_reduction.h"
+#include "convex_support.h"
 #include "heightfield.h"
 #include "pair_buffer.h"
 #include "pass_counters.h"
@@ -109,13 +110,65 @@ CC_HD void cc_mesh_emit_vertex_chunks(const cc_mesh_view* mv, cc_pass_counters* 
     for (int v = 0; v < vertices; v += CC_MESH_VERTEX_CHUNK) cc_mesh_emit(mv, c, pair, block, v, kind);
 }
 
-/* Triangles of surface shape `s` near world box `box` (grown by the
- * surface's margin and gap, the box already carries the other shape's). */
+/* A ball around the other shape that holds every point a contact can
+ * reach: its centre (the reference point of the triangle routes) and the
+ * farthest point of the shape from it, plus both shapes' margins and gaps,
+ * in the surface's (scaled) frame. A triangle whose plane or bounding box
+ * lies farther from the centre than the radius cannot touch: two cheap
+ * bounds, conservative for every shape. */
+typedef struct cc_reach {
+    cc_vec3 centre; /* surface frame, scaled */
+    float radius;
+} cc_reach;
+
+CC_HD int cc_reach_misses(const cc_reach* r, cc_vec3 a, cc_vec3 b, cc_vec3 c)
+{
+    cc_vec3 lo = cc_v3_min(a, cc_v3_min(b, c)), hi = cc_v3_max(a, cc_v3_max(b, c));
+    cc_vec3 out = cc_v3_max(cc_v3_sub(lo, r->centre), cc_v3_sub(r->centre, hi));
+    out = cc_v3_max(out, cc_v3(0.0f, 0.0f, 0.0f));
+    float r2 = r->radius * r->radius;
+    if (cc_v3_length_sq(out) > r2) return 1;
+    /* The plane, with an unnormalised normal: h^2 > r^2 |n|^2. */
+    cc_vec3 n = cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(c, a));
+    float h = cc_v3_dot(n, cc_v3_sub(r->centre, a));
+    return h * h > r2 * cc_v3_length_sq(n);
+}
+
+CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pose, int other, int surface)
+{
+    const cc_shape_geometry* g = &m->shape_geom[other];
+    const cc_shape_geometry* gs = &m->shape_geom[surface];
+    cc_vec3 centre = shape_pose[other].p;
+    float extent;
+    if (g->type == CC_SHAPE_CONVEX_HULL) {
+        const cc_hull_desc* d = &m->hulls[m->shape_source[other]];
+        cc_hull_ref h;
+        h.vertices = m->hull_vertices + d->vertex_first;
+        h.vertex_count = d->vertex_count;
+        h.center = d->center;
+        centre = cc_tf_point(shape_pose[other], cc_v3_mul(d->center, g->size));
+        extent = cc_convex_extent_of(g->type, g->size, &h);
+    } else {
+        cc_hull_ref none;
+        none.vertex_count = 0;
+        extent = cc_convex_extent_of(g->type, g->size, &none);
+    }
+    cc_reach r;
+    r.centre = cc_tf_point_inv(shape_pose[surface], centre);
+    /* A little slack against rounding: culling must never drop a contact. */
+    r.radius = (extent + g->margin + g->gap + gs->margin + gs->gap) * (1.0f + 1.0e-5f) + 1.0e-6f;
+    return r;
+}
+
+/* Triangles of surface shape `s` near the other shape: those under its
+ * world box `box` (grown by the surface's margin and gap, the box already
+ * carries the other shape's) that its reach meets. */
 CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv, cc_pass_counters* c,
-                                  const cc_transform* shape_pose, int s, cc_aabb box, int pair, int block)
+                                  const cc_transform* shape_pose, int s, int other, cc_aabb box, int pair, int block)
 {
     const cc_shape_geometry* g = &m->shape_geom[s];
     float pad = g->margin + g->gap;
+    cc_reach reach = cc_reach_of(m, shape_pose, other, s);
     if (g->type == CC_SHAPE_MESH) {
         const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
         cc_aabb q = cc_aabb_in_frame(box, shape_pose[s], g->size, 0.0f);
@@ -135,6 +188,7 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
             if (lo.x > q.upper.x || lo.y > q.upper.y || lo.z > q.upper.z || hi.x < q.lower.x || hi.y < q.lower.y ||
                 hi.z < q.lower.z)
                 continue;
+            if (cc_reach_misses(&reach, cc_v3_mul(v0, g->size), cc_v3_mul(v1, g->size), cc_v3_mul(v2, g->size))) continue;
             cc_mesh_emit(mv, c, pair, block, t, CC_MESH_ITEM_TRIANGLE);
         }
         return;
@@ -149,8 +203,11 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
             cc_hfield_cell_height_range(&h, r, col, &lo, &hi);
             if (lo > q.upper.z || hi < q.lower.z) continue;
             int cell = r * (h.cols - 1) + col;
-            cc_mesh_emit(mv, c, pair, block, 2 * cell, CC_MESH_ITEM_TRIANGLE);
-            cc_mesh_emit(mv, c, pair, block, 2 * cell + 1, CC_MESH_ITEM_TRIANGLE);
+            for (int k = 0; k < 2; ++k) {
+                cc_vec3 t0, t1, t2;
+                cc_hfield_triangle(&h, 2 * cell + k, &t0, &t1, &t2);
+                if (!cc_reach_misses(&reach, t0, t1, t2)) cc_mesh_emit(mv, c, pair, block, 2 * cell + k, CC_MESH_ITEM_TRIANGLE);
+            }
         }
 }
 
@@ -179,7 +236,7 @@ CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair*
             cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.b), CC_MESH_ITEM_VERTICES_OF_B);
         return;
     }
-    cc_mesh_emit_triangles(m, mv, c, shape_pose, p.b, aabb[p.a], i, block);
+    cc_mesh_emit_triangles(m, mv, c, shape_pose, p.b, p.a, aabb[p.a], i, block);
 }
 
 #endif

@@ -45,7 +45,7 @@ extern "C" {
 
 /// How mesh geoms become shapes.
 typedef enum cc_mjcf_mesh_mode {
-    CC_MJCF_MESH_AS_MESH = 0,       ///< triangle mesh shapes (no narrow-phase route yet)
+    CC_MJCF_MESH_AS_MESH = 0,       ///< triangle mesh shapes
     CC_MJCF_MESH_AS_CONVEX_HULL = 1 ///< the convex hull of the mesh's vertices (MuJoCo collides meshes so)
 } cc_mjcf_mesh_mode;
 

@@ -62,10 +62,10 @@ typedef struct cc_transform {
     cc_quat q;
 } cc_transform;
 
-/// Shape types. Values are stable. Meshes and heightfields are stored but have
-/// no narrow-phase route yet (see cc_pipeline_def.skip_unsupported_pairs); SDF
-/// is reserved and rejected with CC_ERR_UNSUPPORTED. Pairs are stored with the
-/// lower type first, so a plane is always shape 0 of its contacts.
+/// Shape types. Values are stable. SDF is reserved and rejected with
+/// CC_ERR_UNSUPPORTED. Pairs are stored with the lower type first, so a plane
+/// is always shape 0 of its contacts and a mesh or heightfield shape 1 (of
+/// two meshes, the lower shape index is shape 0).
 typedef enum cc_shape_type {
     CC_SHAPE_PLANE = 0,       ///< size: (half extent x, half extent y, 0); zeros mean infinite
     CC_SHAPE_SPHERE = 1,      ///< size: (radius, 0, 0)

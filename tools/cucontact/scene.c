@@ -76,8 +76,9 @@ void cli_unsupported_types(const cc_builder* b, char* out, size_t size)
         if (cc_builder_get_shape_info(b, i, &si) == CC_OK) seen[si.type] = 1;
     }
     out[0] = '\0';
-    const cc_shape_type types[] = {CC_SHAPE_MESH, CC_SHAPE_HEIGHTFIELD, CC_SHAPE_SDF};
-    for (int k = 0; k < 3; ++k)
+    /* Types without a narrow-phase route in this build. */
+    const cc_shape_type types[] = {CC_SHAPE_SDF};
+    for (int k = 0; k < (int)(sizeof types / sizeof types[0]); ++k)
         if (seen[types[k]]) {
             size_t n = strlen(out);
             snprintf(out + n, size - n, "%s%s", n ? ", " : "", cc_shape_type_name(types[k]));
