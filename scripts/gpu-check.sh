@@ -57,7 +57,10 @@ bench=build-gpu/benchmarks/cucontact-bench
   $bench --cross-check --device cuda --scene pile --worlds 32 --deterministic &&
   $bench --cross-check --device cuda --scene spheres --worlds 64 --matching sticky &&
   $bench --cross-check --device cuda --scene convex --worlds 4,64 --shapes 200 &&
-  $bench --cross-check --device cuda --scene convex --worlds 16 --deterministic
+  $bench --cross-check --device cuda --scene convex --worlds 16 --deterministic &&
+  $bench --cross-check --device cuda --scene mesh --worlds 4 &&
+  $bench --cross-check --device cuda --scene mesh --worlds 4 --deterministic &&
+  $bench --cross-check --device cuda --scene terrain --worlds 16 --deterministic
 } >"$out/cross-check.log" 2>&1
 record $? cross-check; cat "$out/cross-check.log"
 
@@ -69,6 +72,9 @@ record $? memcheck-convex; tail -5 "$out/memcheck-convex.log"
 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_step_physics \
   --gtest_filter='*cuda*:*Cuda*' >"$out/memcheck-step.log" 2>&1
 record $? memcheck-step; tail -5 "$out/memcheck-step.log"
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 build-gpu/tests/test_mesh_contacts \
+  --gtest_filter='*cuda*' >"$out/memcheck-mesh.log" 2>&1
+record $? memcheck-mesh; tail -5 "$out/memcheck-mesh.log"
 timeout 90 compute-sanitizer --tool racecheck --error-exitcode 1 build-gpu/tests/test_capture_matching >"$out/racecheck.log" 2>&1
 record $? racecheck; tail -5 "$out/racecheck.log"
 
@@ -81,6 +87,8 @@ step "benchmark"
   $bench --device cuda --scene convex --worlds 64,1024 --repeat 20 --routes &&
   $bench --device cuda --scene spheres --worlds 4096 --deterministic --repeat 20 &&
   $bench --device cuda --scene pile --worlds 256 --matching latest --repeat 20 &&
+  $bench --device cuda --scene mesh --worlds 16,256,1024 --repeat 20 &&
+  $bench --device cuda --scene terrain --worlds 64,1024 --repeat 20 &&
   $bench --device cuda --json "$out/bench.json" --repeat 20 &&
   build-gpu/benchmarks/graph_replay --device cuda --worlds 4096 --frames 1000 &&
   build-gpu/benchmarks/graph_replay --device cuda --worlds 4096 --frames 1000 --deterministic &&

@@ -417,6 +417,33 @@ TEST_P(MeshContacts, ScaledMeshMatchesTheScaledBox)
     EXPECT_NEAR(c[0].normal.z, -1.0f, 1e-6f);
 }
 
+TEST_P(MeshContacts, ReductionNeverExceedsItsBoundOnACurvedPatch)
+{
+    // A sphere mesh (8,192 triangles) 3 cm into a fine grid (20,000
+    // triangles): vertices of both meshes touch over a curved patch whose
+    // normals spread over several bins. Unreduced rows run into the
+    // hundreds; reduced ones stay within 240 and 12 per normal bin.
+    auto run = [&](int reduce) {
+        Builder b = make_builder(0.005f);
+        int grid = add_mesh_data(b.get(), grid_mesh(100, 1.0f));
+        EXPECT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, grid, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        int ball = add_mesh_data(b.get(), sphere_mesh(0.3f, 5));
+        int body = add_body(b.get(), {0.01f, -0.02f, 0.27f});
+        EXPECT_EQ(cc_builder_add_mesh(b.get(), body, ball, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        cc_pipeline_def d = plain_def(reduce);
+        d.rigid_contact_max = 1 << 16;
+        World w;
+        EXPECT_EQ(make_world(b.get(), device(), d, &w), CC_OK) << cc_last_error_message();
+        return collide(w);
+    };
+    std::vector<cc_contact> raw = run(0), kept = run(1);
+    EXPECT_GT(raw.size(), 240u);
+    EXPECT_LE(kept.size(), 240u);
+    EXPECT_GE(kept.size(), 4u);
+    EXPECT_NEAR(min_distance(kept), min_distance(raw), 1e-6f);
+    EXPECT_NEAR(min_distance(raw), -0.03f, 2e-3f);
+}
+
 }  // namespace
 
 INSTANTIATE_TEST_SUITE_P(Devices, MeshContacts, ::testing::Values(CC_DEVICE_CPU, CC_DEVICE_CUDA),
