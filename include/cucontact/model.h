@@ -125,8 +125,8 @@ cc_status cc_builder_add_convex_hull(cc_builder* b, int body, int hull, cc_vec3 
 /// mesh serves any number of shapes in any world and the model stores it
 /// once. Rejects an empty mesh, indices outside 0..vertex_count-1 and NaN or
 /// infinite coordinates; zero-area triangles are kept and reported once
-/// through the log callback. Meshes have no narrow-phase route yet (see
-/// cc_pipeline_def.skip_unsupported_pairs).
+/// through the log callback. At finalize the model builds the mesh's BVH and
+/// notes its open and flat edges (see cc_builder_get_mesh_topology).
 cc_status cc_builder_add_mesh_data(cc_builder* b, const cc_vec3* vertices, int vertex_count,
                                    const int* triangles, int triangle_count, int* out_mesh);
 /// Number of vertices and triangles mesh `mesh` holds.
@@ -144,6 +144,44 @@ cc_status cc_builder_get_mesh_vertices(const cc_builder* b, int mesh, cc_vec3* v
 /// `scale` (all > 0).
 cc_status cc_builder_add_mesh(cc_builder* b, int body, int mesh, cc_vec3 scale,
                               const cc_shape_def* def, int* out_shape);
+
+/// What cc_builder_approximate_meshes turns a mesh shape into.
+typedef enum cc_mesh_approximation {
+    CC_MESH_APPROX_CONVEX_HULL = 0, ///< convex hull of the scaled vertices, at most
+                                    ///< cc_default_convex_hull_def()'s vertex limit (64)
+    CC_MESH_APPROX_BOX = 1,         ///< a tight oriented bounding box
+    CC_MESH_APPROX_SPHERE = 2       ///< the smallest bounding sphere
+} cc_mesh_approximation;
+/// Replaces the collision geometry of mesh shapes by a convex hull, an
+/// oriented bounding box or a bounding sphere. `shapes` lists `count` shape
+/// indices (each a mesh shape; repeats count once); NULL selects every mesh
+/// shape that collides (has_shape_collision nonzero) and ignores `count`.
+/// Indices stay stable: each selected shape keeps its index and becomes the
+/// approximation, on the same body and world, with its margin, gap, groups,
+/// filters, bitmasks, density, materials and name. A hull keeps the mesh
+/// pose and has the mesh scale baked into its points (shape scale (1, 1, 1));
+/// a box's or sphere's local pose is the mesh pose composed with its centre
+/// (and the box's rotation); cc_builder_get_shape_info reports the new type,
+/// size, pose and source. Shapes that use the same mesh with the same scale,
+/// replicated worlds included, share one hull, box or sphere, computed once.
+/// A hull with more vertices than the limit is simplified to a subset of its
+/// vertices (see cc_convex_hull_def), so it may leave out a little of the
+/// mesh; the box and the sphere contain every vertex (up to float rounding of
+/// the composed pose).
+/// keep_visual nonzero keeps each original mesh as a visual-only shape: a
+/// copy of it (same body, pose, scale and name) is appended with
+/// has_shape_collision 0 and density 0, so it neither collides nor adds
+/// mass; the copy of the k-th selected shape in increasing index order gets
+/// index shape_count_before + k. With keep_visual 0 no shape is added.
+/// Approximating only some copies of a replicated world, or keeping visual
+/// shapes in them, makes their worlds differ, so the model stores their
+/// pairs per world instead of once per template (correct, a little larger).
+/// Errors, with the builder unchanged: NULL builder, negative count, an
+/// index that is not a shape or not a mesh shape, an unknown method, a mesh
+/// too flat for a hull (coplanar vertices: use a box) or with all vertices
+/// at one point, out of memory.
+cc_status cc_builder_approximate_meshes(cc_builder* b, const int* shapes, int count,
+                                        cc_mesh_approximation method, int keep_visual);
 
 /// Stores a heightfield's elevation grid and writes its index to *out_hfield.
 /// `heights` holds rows*cols finite samples, row-major: row r lies at
