@@ -4,7 +4,13 @@
  * then (1) runs --repeat passes with profiling on for the per-stage and
  * per-route table and (2) --repeat passes with profiling off for the
  * throughput figures. With --cross-check it compares the CPU and CUDA
- * backends' candidate pairs and contacts on the same scene instead. */
+ * backends' candidate pairs and contacts on the same scene instead.
+ *
+ * Scenes with meshes or heightfields (mesh, terrain) reduce their contacts
+ * by default; their runs add one pass of a second pipeline with reduction
+ * off, sized to hold every raw contact, and report both counts, the mesh
+ * work items and the memory split between the model and the per-world
+ * buffers. --no-reduce turns reduction off in the timed passes. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +36,7 @@ typedef struct options {
     int routes;
     int deterministic;
     cc_contact_matching matching;
+    int no_reduce;
 } options;
 
 typedef struct run_result {
@@ -44,6 +51,22 @@ typedef struct run_result {
     double narrow_gbps, peak_gbps;
     cc_route_stats routes[32];
     int route_count;
+    /* Memory [bytes]: the model (shared meshes, heightfields and hulls
+     * included), the pipeline's buffers, the contact rows and the state. */
+    size_t model_bytes, pipeline_bytes, contact_bytes, state_bytes;
+    /* The pass with reduction off (surface scenes): its contacts, what it
+     * needed and its time; unreduced_ok is zero if it could not be sized. */
+    int has_unreduced, unreduced_ok;
+    int contacts_unreduced;
+    cc_overflow unreduced_overflow;
+    cc_stage_times unreduced_stages;
+    int unreduced_capacity;
+    /* The pipeline as the model-based estimates sized it and what its
+     * warm-up pass overflowed; grows > 0 when the timed pipeline was
+     * recreated with larger capacities. */
+    cc_pipeline_info estimated;
+    cc_overflow estimated_overflow;
+    int grows;
 } run_result;
 
 static double now_ms(void)
@@ -57,10 +80,13 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: cucontact-bench [options]\n"
-            "  --scene NAME[,NAME]   spheres, pile, sap, convex or all (default all)\n"
+            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain or all (default all)\n"
             "  --device cpu|cuda[:N] backend (default cpu)\n"
-            "  --worlds W[,W...]     worlds per scene; a list prints a scaling table (default 64; sap: 1)\n"
-            "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000)\n"
+            "  --worlds W[,W...]     worlds per scene; a list prints a scaling table\n"
+            "                        (default 64; sap: 1, mesh: 8, terrain: 32)\n"
+            "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000,\n"
+            "                        terrain 16; mesh: 16 primitives on its wavy tile besides its 5 meshes\n"
+            "                        and 3 primitives)\n"
             "  --broad-phase B       auto, nxn, sap or explicit (default auto)\n"
             "  --repeat R            passes timed per run (default 10)\n"
             "  --density D           sap: volume fraction filled by boxes (default 0.1)\n"
@@ -68,6 +94,7 @@ static void usage(FILE* f)
             "  --routes              print candidate pairs and ns per pair for each route\n"
             "  --deterministic       sort contacts by key each pass; prints the cost against a plain pass\n"
             "  --matching MODE       latest or sticky contact matching (implies --deterministic)\n"
+            "  --no-reduce           mesh and heightfield contacts unreduced in the timed passes\n"
             "  --json FILE           also write the results as JSON\n"
             "  --cross-check         compare CPU and CUDA pairs and contacts instead of timing\n"
             "  --help                this text\n");
@@ -107,6 +134,8 @@ static int parse_options(int argc, char** argv, options* o)
             o->routes = 1;
         } else if (!strcmp(a, "--deterministic")) {
             o->deterministic = 1;
+        } else if (!strcmp(a, "--no-reduce")) {
+            o->no_reduce = 1;
         } else if (!v) {
             fprintf(stderr, "cucontact-bench: %s needs a value\n", a);
             return 0;
@@ -117,7 +146,7 @@ static int parse_options(int argc, char** argv, options* o)
             snprintf(buf, sizeof buf, "%s", v);
             for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
                 if (o->scene_count == SCENE_COUNT || !scene_from_name(tok, &o->scenes[o->scene_count])) {
-                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, convex, all)\n", tok);
+                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, convex, mesh, terrain, all)\n", tok);
                     return 0;
                 }
                 o->scene_count++;
@@ -201,10 +230,20 @@ static int default_shapes(bench_scene s)
     case SCENE_SPHERES: return 64;
     case SCENE_PILE:
     case SCENE_CONVEX: return 200;
+    case SCENE_MESH: return 16;
+    case SCENE_TERRAIN: return 16;
     default: return 10000;
     }
 }
-static int default_worlds(bench_scene s) { return s == SCENE_SAP ? 1 : 64; }
+static int default_worlds(bench_scene s)
+{
+    switch (s) {
+    case SCENE_SAP: return 1;
+    case SCENE_MESH: return 8;
+    case SCENE_TERRAIN: return 32;
+    default: return 64;
+    }
+}
 
 #define TRY(call)                                                                                 \
     do {                                                                                          \
@@ -233,6 +272,16 @@ static void destroy_objects(scene_objects* s)
     memset(s, 0, sizeof *s);
 }
 
+static cc_pipeline_def pipeline_def(const options* o)
+{
+    cc_pipeline_def pd = cc_default_pipeline_def();
+    pd.broad_phase = o->broad_phase;
+    pd.deterministic = o->deterministic;
+    pd.contact_matching = o->matching;
+    pd.reduce_contacts = !o->no_reduce;
+    return pd;
+}
+
 static cc_status create_objects(const options* o, bench_scene scene, int worlds, int shapes, cc_device device,
                                 scene_objects* s)
 {
@@ -243,13 +292,144 @@ static cc_status create_objects(const options* o, bench_scene scene, int worlds,
     if (st == CC_OK) st = scene_build(scene, &sp, s->builder);
     if (st == CC_OK) st = cc_builder_finalize(s->builder, device, &s->model);
     if (st == CC_OK) st = cc_state_create(s->model, &s->state);
-    cc_pipeline_def pd = cc_default_pipeline_def();
-    pd.broad_phase = o->broad_phase;
-    pd.deterministic = o->deterministic;
-    pd.contact_matching = o->matching;
+    cc_pipeline_def pd = pipeline_def(o);
     if (st == CC_OK) st = cc_pipeline_create(s->model, &pd, &s->pipeline);
     if (st == CC_OK) st = cc_contacts_create(s->pipeline, &s->contacts);
     return st;
+}
+
+static int grown(int needed) { return needed + needed / 8 + 16; }
+
+/* Collides once; while the pass overflowed a capacity the model-based
+ * estimates gave, recreates the pipeline and its contact buffer with room
+ * for what the pass needed (a few tries), so that timed passes are
+ * complete. *first receives what the estimates lacked (the first pass's
+ * overflow record and any overflow found later); returns the number of
+ * times the pipeline was grown. */
+static int fit_capacities(const options* o, scene_objects* s, cc_overflow* first, cc_status* status)
+{
+    cc_pipeline_def pd = pipeline_def(o);
+    int grows = 0;
+    for (int attempt = 0;; ++attempt) {
+        cc_overflow ov;
+        cc_status st = cc_collide(s->pipeline, s->state, s->contacts, NULL);
+        if (st == CC_OK) st = cc_pipeline_get_overflow(s->pipeline, &ov);
+        if (st != CC_OK) {
+            *status = st;
+            return grows;
+        }
+        /* What the estimates lacked: the first pass's record, plus what a
+         * later pass found once an earlier overflow no longer hid it. */
+        if (attempt == 0) *first = ov;
+        if (attempt > 0 && ov.contacts_overflowed && !first->contacts_overflowed) {
+            first->contacts_overflowed = 1;
+            first->contacts_needed = ov.contacts_needed;
+            first->contacts_capacity = ov.contacts_capacity;
+        }
+        if (attempt > 0 && ov.mesh_items_overflowed && !first->mesh_items_overflowed) {
+            first->mesh_items_overflowed = 1;
+            first->mesh_items_needed = ov.mesh_items_needed;
+            first->mesh_items_capacity = ov.mesh_items_capacity;
+        }
+        if (!(ov.pairs_overflowed || ov.contacts_overflowed || ov.mesh_items_overflowed) || attempt == 3) {
+            *status = CC_OK;
+            return grows;
+        }
+        /* Keep what fits; grow only what overflowed. */
+        cc_pipeline_info info;
+        cc_pipeline_get_info(s->pipeline, &info);
+        pd.shape_pairs_max = ov.pairs_overflowed ? grown(ov.pairs_needed) : info.shape_pairs_max;
+        pd.rigid_contact_max = ov.contacts_overflowed || ov.pairs_overflowed ? grown(ov.contacts_needed)
+                                                                              : info.rigid_contact_max;
+        if (pd.rigid_contact_max < info.rigid_contact_max) pd.rigid_contact_max = info.rigid_contact_max;
+        if (info.mesh_work_items_max > 0)
+            pd.mesh_work_items_max = ov.mesh_items_overflowed || ov.pairs_overflowed ? grown(ov.mesh_items_needed)
+                                                                                    : info.mesh_work_items_max;
+        cc_contacts_destroy(s->contacts);
+        cc_pipeline_destroy(s->pipeline);
+        s->contacts = NULL;
+        s->pipeline = NULL;
+        st = cc_pipeline_create(s->model, &pd, &s->pipeline);
+        if (st == CC_OK) st = cc_contacts_create(s->pipeline, &s->contacts);
+        if (st != CC_OK) {
+            *status = st;
+            return grows;
+        }
+        grows++;
+    }
+}
+
+static void add_stage_times(cc_stage_times* sum, const cc_stage_times* t, double w)
+{
+    sum->aabb_ms += t->aabb_ms * w;
+    sum->broad_phase_ms += t->broad_phase_ms * w;
+    sum->narrow_phase_ms += t->narrow_phase_ms * w;
+    sum->other_ms += t->other_ms * w;
+    sum->total_ms += t->total_ms * w;
+}
+
+/* Passes of a second pipeline with reduction off on the same model and
+ * state, its contact rows and mesh work items grown until nothing
+ * overflows (at most a few tries), then timed with profiling on. */
+static void run_unreduced(const options* o, const scene_objects* s, run_result* r)
+{
+    const int passes = o->repeat < 3 ? o->repeat : 3;
+    int contact_max = r->info.rigid_contact_max, items_max = CC_CAPACITY_AUTO;
+    /* A raw contact per touching triangle or vertex: start well above the
+     * reduced count and grow from what the pass says it needed. */
+    if (contact_max < 16 * r->overflow.contacts_needed) contact_max = 16 * r->overflow.contacts_needed;
+    if (r->info.mesh_work_items_max > 0) items_max = r->info.mesh_work_items_max;
+    if (r->overflow.mesh_items_overflowed) items_max = grown(r->overflow.mesh_items_needed);
+    r->has_unreduced = 1;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        cc_pipeline* pipe = NULL;
+        cc_contacts* rows = NULL;
+        cc_pipeline_def pd = cc_default_pipeline_def();
+        pd.broad_phase = o->broad_phase;
+        pd.reduce_contacts = 0;
+        pd.shape_pairs_max = r->info.shape_pairs_max;
+        pd.rigid_contact_max = contact_max;
+        pd.mesh_work_items_max = items_max;
+        cc_overflow ov;
+        cc_pipeline_info info;
+        cc_status st = cc_pipeline_create(s->model, &pd, &pipe);
+        if (st == CC_OK) st = cc_contacts_create(pipe, &rows);
+        if (st == CC_OK) st = cc_pipeline_get_info(pipe, &info);
+        if (st == CC_OK) st = cc_collide(pipe, s->state, rows, NULL);
+        if (st == CC_OK) st = cc_pipeline_get_overflow(pipe, &ov);
+        if (st != CC_OK) {
+            fprintf(stderr, "cucontact-bench: unreduced pass: %s: %s\n", cc_status_string(st), cc_last_error_message());
+            cc_contacts_destroy(rows);
+            cc_pipeline_destroy(pipe);
+            return;
+        }
+        r->unreduced_overflow = ov;
+        r->unreduced_capacity = info.rigid_contact_max;
+        r->contacts_unreduced = ov.contacts_needed;
+        int grow = 0;
+        if (ov.contacts_overflowed) {
+            contact_max = grown(ov.contacts_needed);
+            grow = 1;
+        }
+        if (ov.mesh_items_overflowed) {
+            items_max = grown(ov.mesh_items_needed);
+            grow = 1;
+        }
+        if (!grow && !ov.pairs_overflowed) {
+            memset(&r->unreduced_stages, 0, sizeof r->unreduced_stages);
+            st = cc_pipeline_set_profiling(pipe, 1);
+            for (int i = 0; i < passes && st == CC_OK; ++i) {
+                cc_stage_times t;
+                st = cc_collide(pipe, s->state, rows, NULL);
+                if (st == CC_OK) st = cc_pipeline_get_stage_times(pipe, &t);
+                if (st == CC_OK) add_stage_times(&r->unreduced_stages, &t, 1.0 / passes);
+            }
+            r->unreduced_ok = st == CC_OK;
+        }
+        cc_contacts_destroy(rows);
+        cc_pipeline_destroy(pipe);
+        if (!grow) return;
+    }
 }
 
 static int run_one(const options* o, bench_scene scene, int worlds, int shapes, run_result* r)
@@ -261,18 +441,19 @@ static int run_one(const options* o, bench_scene scene, int worlds, int shapes, 
     r->worlds = worlds;
     r->shapes = shapes;
     TRY(create_objects(o, scene, worlds, shapes, o->device, &s));
+    TRY(cc_pipeline_get_info(s.pipeline, &r->estimated));
+    {
+        cc_status st;
+        r->grows = fit_capacities(o, &s, &r->estimated_overflow, &st);
+        TRY(st);
+    }
     TRY(cc_pipeline_get_info(s.pipeline, &r->info));
-    TRY(cc_collide(s.pipeline, s.state, s.contacts, NULL));
     TRY(cc_pipeline_set_profiling(s.pipeline, 1));
     for (int i = 0; i < o->repeat; ++i) {
         cc_stage_times t;
         TRY(cc_collide(s.pipeline, s.state, s.contacts, NULL));
         TRY(cc_pipeline_get_stage_times(s.pipeline, &t));
-        r->stages.aabb_ms += t.aabb_ms / o->repeat;
-        r->stages.broad_phase_ms += t.broad_phase_ms / o->repeat;
-        r->stages.narrow_phase_ms += t.narrow_phase_ms / o->repeat;
-        r->stages.other_ms += t.other_ms / o->repeat;
-        r->stages.total_ms += t.total_ms / o->repeat;
+        add_stage_times(&r->stages, &t, 1.0 / o->repeat);
     }
     TRY(cc_pipeline_get_route_stats(s.pipeline, r->routes, 32, &r->route_count));
     TRY(cc_pipeline_set_profiling(s.pipeline, 0));
@@ -284,8 +465,13 @@ static int run_one(const options* o, bench_scene scene, int worlds, int shapes, 
     }
     TRY(cc_pipeline_get_overflow(s.pipeline, &r->overflow));
     r->pairs = r->overflow.pairs_needed;
-    r->device_mib = (double)(r->info.device_bytes + cc_model_device_bytes(s.model) +
-                             (size_t)r->info.rigid_contact_max * 56u) / (1024.0 * 1024.0);
+    r->model_bytes = cc_model_device_bytes(s.model);
+    r->pipeline_bytes = r->info.device_bytes;
+    r->contact_bytes = (size_t)r->info.rigid_contact_max * 56u;
+    r->state_bytes = (size_t)cc_model_body_count(s.model) * (sizeof(cc_transform) + 2 * sizeof(cc_vec3));
+    r->device_mib = (double)(r->pipeline_bytes + r->model_bytes + r->contact_bytes) / (1024.0 * 1024.0);
+    r->contacts_unreduced = r->contacts;
+    if (scene_has_surfaces(scene) && !o->no_reduce && r->info.reduce_contacts) run_unreduced(o, &s, r);
     if (o->device.kind == CC_DEVICE_CUDA) {
         /* Narrow phase traffic: per pair the pair, both shapes' columns and
          * body poses (about 192 bytes); per contact its 56-byte row. */
@@ -321,8 +507,73 @@ static void print_row(const options* o, const run_result* r)
     if (r->peak_gbps > 0)
         printf("  narrow phase: %.1f GB/s, %.1f%% of the device's %.0f GB/s peak\n", r->narrow_gbps,
                100.0 * r->narrow_gbps / r->peak_gbps, r->peak_gbps);
-    printf("  capacity: contacts %d (estimate/actual %.2f), pairs %d\n", r->info.rigid_contact_max,
-           r->contacts > 0 ? (double)r->info.rigid_contact_max / r->contacts : 0.0, r->info.shape_pairs_max);
+    if (r->grows) {
+        const cc_overflow* e = &r->estimated_overflow;
+        printf("  OVERFLOW at the estimated capacities:");
+        if (e->pairs_overflowed) printf(" pairs %d needed > %d;", e->pairs_needed, e->pairs_capacity);
+        if (e->contacts_overflowed) printf(" contacts %d needed > %d;", e->contacts_needed, e->contacts_capacity);
+        if (e->mesh_items_overflowed)
+            printf(" mesh work items %d needed > %d;", e->mesh_items_needed, e->mesh_items_capacity);
+        printf(" timed with capacities grown to contacts %d, pairs %d, mesh work items %d\n", r->info.rigid_contact_max,
+               r->info.shape_pairs_max, r->info.mesh_work_items_max);
+    }
+    printf("  capacity: contacts %d (estimate/actual %.2f), pairs %d\n", r->estimated.rigid_contact_max,
+           r->contacts > 0 ? (double)r->estimated.rigid_contact_max / r->contacts : 0.0, r->estimated.shape_pairs_max);
+    if (r->overflow.mesh_items_overflowed)
+        printf("  OVERFLOW: mesh work items %d needed, capacity %d: the contacts of %d items are missing "
+               "(raise mesh_work_items_max)\n",
+               r->overflow.mesh_items_needed, r->overflow.mesh_items_capacity,
+               r->overflow.mesh_items_needed - r->overflow.mesh_items_capacity);
+    if (!scene_has_surfaces(r->scene)) return;
+    printf("  mesh: work items %d (estimated capacity %d, estimate/actual %.2f), %s", r->overflow.mesh_items_needed,
+           r->estimated.mesh_work_items_max,
+           r->overflow.mesh_items_needed > 0 ? (double)r->estimated.mesh_work_items_max / r->overflow.mesh_items_needed
+                                             : 0.0,
+           r->info.reduce_contacts ? "reduction on" : "reduction off");
+    if (r->info.reduce_contacts)
+        printf(" (%d pair blocks, %d pairs written unreduced)", r->info.mesh_reduction_pairs_max,
+               r->overflow.mesh_pairs_unreduced);
+    printf("\n");
+    if (r->has_unreduced) {
+        if (!r->unreduced_ok)
+            printf("  contacts %d (unreduced: could not size the unreduced pass; last try %d needed, %s)\n",
+                   r->contacts, r->contacts_unreduced,
+                   r->unreduced_overflow.mesh_items_overflowed ? "mesh items overflowed" : "contacts overflowed");
+        else
+            printf("  contacts %d (unreduced %d, %.1fx; unreduced pass %.4f ms, narrow %.4f ms, rows %d)\n",
+                   r->contacts, r->contacts_unreduced,
+                   r->contacts > 0 ? (double)r->contacts_unreduced / r->contacts : 0.0, r->unreduced_stages.total_ms,
+                   r->unreduced_stages.narrow_phase_ms, r->unreduced_capacity);
+    }
+    printf("  memory: model %.3f MiB (meshes, heightfields and hulls stored once), per world: pipeline %.1f KiB, "
+           "contacts %.1f KiB, state %.2f KiB\n",
+           r->model_bytes / (1024.0 * 1024.0), r->pipeline_bytes / 1024.0 / r->worlds,
+           r->contact_bytes / 1024.0 / r->worlds, r->state_bytes / 1024.0 / r->worlds);
+}
+
+static int is_surface_route(const cc_route_stats* s)
+{
+    return s->type_a >= CC_SHAPE_MESH || s->type_b >= CC_SHAPE_MESH;
+}
+
+/* Pairs with a mesh or heightfield do their work in the mesh stages, which
+ * the per-route timer does not see: their cost is the narrow phase less
+ * what the timed routes took, spread over the surface pairs (-1: no
+ * surface pairs or no per-route times). */
+static double surface_ns_per_pair(const run_result* r, int* pairs_out)
+{
+    double routed_ns = 0.0;
+    int pairs = 0, timed = 1;
+    for (int i = 0; i < r->route_count; ++i) {
+        const cc_route_stats* s = &r->routes[i];
+        if (s->ns_per_pair < 0) timed = 0;
+        else routed_ns += s->ns_per_pair * s->pairs;
+        if (is_surface_route(s)) pairs += s->pairs;
+    }
+    if (pairs_out) *pairs_out = pairs;
+    if (!timed || pairs == 0) return -1.0;
+    double ns = r->stages.narrow_phase_ms * 1e6 - routed_ns;
+    return ns > 0 ? ns / pairs : 0.0;
 }
 
 static void print_routes(const run_result* r)
@@ -331,8 +582,15 @@ static void print_routes(const run_result* r)
         const cc_route_stats* s = &r->routes[i];
         printf("  route %-8s-%-8s pairs %9d", cc_shape_type_name(s->type_a), cc_shape_type_name(s->type_b), s->pairs);
         if (s->ns_per_pair >= 0) printf("  %8.1f ns/pair", s->ns_per_pair);
+        if (s->ns_per_pair >= 0 && is_surface_route(s)) printf("  (dispatch only: the mesh stages are below)");
         printf("\n");
     }
+    int pairs;
+    double ns = surface_ns_per_pair(r, &pairs);
+    if (ns >= 0)
+        printf("  mesh stages (all surface routes): pairs %d  %10.1f ns/pair  %8.1f ns/work item%s\n", pairs, ns,
+               r->overflow.mesh_items_needed > 0 ? ns * pairs / r->overflow.mesh_items_needed : 0.0,
+               r->info.reduce_contacts ? " (vote and emit)" : "");
 }
 
 static void write_json(FILE* f, const options* o, const run_result* r, int first)
@@ -341,12 +599,22 @@ static void write_json(FILE* f, const options* o, const run_result* r, int first
             "%s  {\"scene\": \"%s\", \"device\": \"%s\", \"worlds\": %d, \"shapes\": %d, \"broad_phase\": \"%s\", "
             "\"pairs\": %d, \"contacts\": %d, \"aabb_ms\": %.6f, \"broad_phase_ms\": %.6f, \"narrow_phase_ms\": %.6f, "
             "\"other_ms\": %.6f, \"total_ms\": %.6f, \"contacts_per_s\": %.6e, \"device_mib\": %.3f, "
-            "\"rigid_contact_max\": %d, \"shape_pairs_max\": %d, \"narrow_gbps\": %.3f, \"peak_gbps\": %.3f, \"routes\": [",
+            "\"rigid_contact_max\": %d, \"shape_pairs_max\": %d, \"narrow_gbps\": %.3f, \"peak_gbps\": %.3f, "
+            "\"reduce_contacts\": %d, \"contacts_unreduced\": %d, \"unreduced_ms\": %.6f, "
+            "\"mesh_items_needed\": %d, \"mesh_items_capacity\": %d, \"mesh_items_overflowed\": %d, "
+            "\"contacts_overflowed\": %d, \"model_bytes\": %zu, \"pipeline_bytes\": %zu, \"contact_bytes\": %zu, "
+            "\"state_bytes\": %zu, \"capacity_grown\": %d, \"rigid_contact_max_estimated\": %d, "
+            "\"mesh_items_estimated\": %d, \"surface_ns_per_pair\": %.3f, \"routes\": [",
             first ? "" : ",\n", scene_name(r->scene), o->device.kind == CC_DEVICE_CUDA ? "cuda" : "cpu", r->worlds,
             r->shapes, cc_broad_phase_name(r->info.broad_phase), r->pairs, r->contacts, r->stages.aabb_ms,
             r->stages.broad_phase_ms, r->stages.narrow_phase_ms, r->stages.other_ms, r->total_ms,
             r->total_ms > 0 ? r->contacts / (r->total_ms * 1e-3) : 0.0, r->device_mib, r->info.rigid_contact_max,
-            r->info.shape_pairs_max, r->narrow_gbps, r->peak_gbps);
+            r->info.shape_pairs_max, r->narrow_gbps, r->peak_gbps, r->info.reduce_contacts,
+            r->has_unreduced && !r->unreduced_ok ? -1 : r->contacts_unreduced,
+            r->has_unreduced ? r->unreduced_stages.total_ms : r->stages.total_ms, r->overflow.mesh_items_needed,
+            r->overflow.mesh_items_capacity, r->overflow.mesh_items_overflowed, r->overflow.contacts_overflowed,
+            r->model_bytes, r->pipeline_bytes, r->contact_bytes, r->state_bytes, r->grows > 0,
+            r->estimated.rigid_contact_max, r->estimated.mesh_work_items_max, surface_ns_per_pair(r, NULL));
     for (int i = 0; i < r->route_count; ++i)
         fprintf(f, "%s{\"a\": \"%s\", \"b\": \"%s\", \"pairs\": %d, \"ns_per_pair\": %.3f}", i ? ", " : "",
                 cc_shape_type_name(r->routes[i].type_a), cc_shape_type_name(r->routes[i].type_b), r->routes[i].pairs,
@@ -448,24 +716,28 @@ static int contacts_match(const cc_contact* a, const cc_contact* b)
            close_enough(a->thickness0, b->thickness0) && close_enough(a->thickness1, b->thickness1);
 }
 
-/* Both lists are sorted by shape pair; within a pair (at most a few rows)
- * each CPU contact must match a distinct GPU contact. */
+/* Both lists are sorted by shape pair; within a pair (a few rows for
+ * primitives, up to hundreds for a mesh or heightfield pair) each CPU
+ * contact must match a distinct GPU contact. Rows of b outside a's pair
+ * group count as unmatched through a's rows. */
 static int count_unmatched(const cc_contact* a, const cc_contact* b, int n)
 {
+    unsigned char* used = (unsigned char*)calloc((size_t)(n > 0 ? n : 1), 1);
+    if (!used) return n;
     int unmatched = 0;
     for (int start = 0, end; start < n; start = end) {
         for (end = start + 1; end < n && compare_contact(&a[end], &a[start]) == 0; ++end) {}
-        unsigned used = 0;
         for (int i = start; i < end; ++i) {
             int found = 0;
-            for (int j = start; j < end && j - start < 32 && !found; ++j)
-                if (!(used >> (j - start) & 1u) && contacts_match(&a[i], &b[j])) {
-                    used |= 1u << (j - start);
+            for (int j = start; j < end && !found; ++j)
+                if (!used[j] && contacts_match(&a[i], &b[j])) {
+                    used[j] = 1;
                     found = 1;
                 }
             unmatched += !found;
         }
     }
+    free(used);
     return unmatched;
 }
 
@@ -482,7 +754,13 @@ static int take_snapshot(const options* o, bench_scene scene, int worlds, int sh
     scene_objects s;
     memset(out, 0, sizeof *out);
     TRY(create_objects(o, scene, worlds, shapes, d, &s));
-    TRY(cc_collide(s.pipeline, s.state, s.contacts, NULL));
+    {
+        cc_status st;
+        cc_overflow first;
+        if (fit_capacities(o, &s, &first, &st))
+            printf("  (%s: capacities grown after the estimates overflowed)\n", d.kind == CC_DEVICE_CUDA ? "cuda" : "cpu");
+        TRY(st);
+    }
     {
         cc_pipeline_info info;
         TRY(cc_pipeline_get_info(s.pipeline, &info));

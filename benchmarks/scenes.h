@@ -4,7 +4,19 @@
 
 #include "cucontact/cucontact.h"
 
-typedef enum bench_scene { SCENE_SPHERES, SCENE_PILE, SCENE_SAP, SCENE_CONVEX, SCENE_COUNT } bench_scene;
+typedef enum bench_scene {
+    SCENE_SPHERES,
+    SCENE_PILE,
+    SCENE_SAP,
+    SCENE_CONVEX,
+    SCENE_MESH,
+    SCENE_TERRAIN,
+    SCENE_COUNT
+} bench_scene;
+
+/* Nonzero for scenes with mesh or heightfield shapes (their contacts are
+ * reduced by default). */
+int scene_has_surfaces(bench_scene s);
 
 typedef struct scene_params {
     int worlds;
