@@ -66,6 +66,7 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
     case CC_STAGE_NARROWPHASE: return cc_cuda_narrowphase(v, s);
     case CC_STAGE_MESH_MIDPHASE: return cc_cuda_mesh_midphase(v, s);
     case CC_STAGE_MESH_CLEAR_SLOTS: return cc_cuda_mesh_clear_slots(v, s);
+    case CC_STAGE_MESH_GROUP: return cc_cuda_mesh_group(v, s);
     case CC_STAGE_MESH_CONTACTS: return cc_cuda_mesh_contacts(v, 0, s);
     case CC_STAGE_MESH_EMIT: return cc_cuda_mesh_contacts(v, 1, s);
     case CC_STAGE_FINALIZE: return cc_cuda_finalize(v, s);

@@ -56,6 +56,7 @@ cc_status cc_cuda_narrowphase(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_finalize(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_midphase(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_clear_slots(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_mesh_group(const cc_pass_view* v, cudaStream_t s);
 /* emit = 0: write or vote (with reduction); 1: write the kept contacts. */
 cc_status cc_cuda_mesh_contacts(const cc_pass_view* v, int emit, cudaStream_t s);
 /* Stable radix sort of n (key, value) pairs with caller-provided scratch. */

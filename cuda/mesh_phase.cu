@@ -27,6 +27,29 @@ __global__ void cc_mesh_narrowphase_kernel(cc_pass_view v, int pass)
     cc_mesh_narrowphase_thread((int)j, &v.model, v.grouped_pairs, v.shape_pose, v.body_pose, &v.mesh, sink, pass);
 }
 
+__global__ void cc_mesh_kind_histogram_kernel(cc_pass_view v)
+{
+    int n = cc_mesh_item_total(&v.mesh, v.counters);
+    CC_GRID_STRIDE_LOOP(j, n) cc_mesh_kind_histogram_thread((int)j, &v.mesh, v.counters);
+}
+
+__global__ void cc_mesh_kind_scan_kernel(cc_pass_view v) { cc_mesh_kind_scan(v.counters); }
+
+__global__ void cc_mesh_kind_scatter_kernel(cc_pass_view v)
+{
+    int n = cc_mesh_item_total(&v.mesh, v.counters);
+    CC_GRID_STRIDE_LOOP(j, n) cc_mesh_kind_scatter_thread((int)j, &v.mesh, v.counters);
+}
+
+cc_status cc_cuda_mesh_group(const cc_pass_view* v, cudaStream_t s)
+{
+    unsigned grid = cc_grid_for(v->mesh.item_capacity);
+    cc_mesh_kind_histogram_kernel<<<grid, CC_BLOCK_SIZE, 0, s>>>(*v);
+    cc_mesh_kind_scan_kernel<<<1, 1, 0, s>>>(*v);
+    cc_mesh_kind_scatter_kernel<<<grid, CC_BLOCK_SIZE, 0, s>>>(*v);
+    return cc_cuda_check("mesh work-item grouping kernels");
+}
+
 cc_status cc_cuda_mesh_midphase(const cc_pass_view* v, cudaStream_t s)
 {
     cc_mesh_midphase_kernel<<<cc_grid_for(v->pairs.capacity), CC_BLOCK_SIZE, 0, s>>>(*v);

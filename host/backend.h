@@ -26,6 +26,7 @@ typedef enum cc_stage {
     CC_STAGE_NARROWPHASE,
     CC_STAGE_MESH_MIDPHASE,    /* work items and reduction blocks of surface pairs */
     CC_STAGE_MESH_CLEAR_SLOTS, /* zero the reduction blocks taken */
+    CC_STAGE_MESH_GROUP,       /* work items grouped by kind */
     CC_STAGE_MESH_CONTACTS,    /* raw contacts: written, or voted when reducing */
     CC_STAGE_MESH_EMIT,        /* reduction: the kept contacts written */
     CC_STAGE_FINALIZE,

@@ -173,6 +173,13 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
         memset(v->mesh.slots, 0, sizeof(unsigned long long) * CC_REDUCE_SLOTS * (size_t)blocks);
         break;
     }
+    case CC_STAGE_MESH_GROUP: {
+        int items = cc_mesh_item_total(&v->mesh, c);
+        for (int j = 0; j < items; ++j) cc_mesh_kind_histogram_thread(j, &v->mesh, c);
+        cc_mesh_kind_scan(c);
+        for (int j = 0; j < items; ++j) cc_mesh_kind_scatter_thread(j, &v->mesh, c);
+        break;
+    }
     case CC_STAGE_MESH_CONTACTS:
     case CC_STAGE_MESH_EMIT: {
         int pass = stage == CC_STAGE_MESH_EMIT ? CC_MESH_PASS_EMIT : v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;

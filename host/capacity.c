@@ -20,8 +20,8 @@
 /* Lower bound on every buffer, so that small scenes never start tight. */
 #define MIN_CAPACITY 256
 /* Mesh and heightfield pairs: the triangles a resting shape's reach covers
- * (its footprint over the finest surface of its world, with this much
- * slack), and the reduced contacts of its patch (at most 12 per normal bin;
+ * (its footprint over the mean triangle of its world's surfaces, with this
+ * much slack), and the reduced contacts of its patch (at most 12 per normal bin;
  * a resting patch mostly fills one bin). Unreduced, a patch keeps every
  * triangle's points. */
 #define TRIANGLE_SLACK 3.0
@@ -129,12 +129,13 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
     /* Per world (index W: the globals): bit 1 static geometry, bit 2 a
      * mesh or heightfield. */
     char* world_has = (char*)cc_host_calloc((size_t)W + 1, 1);
-    /* Per world: the smallest mean triangle area of its surfaces, and the
-     * most triangles one of them has. */
-    double* finest = (double*)cc_host_calloc((size_t)W + 1, sizeof(double));
+    /* Per world: the mean over its surfaces of their mean triangle area
+     * (summed here, divided below), and the most triangles one has. */
+    double* mean_area = (double*)cc_host_calloc((size_t)W + 1, sizeof(double));
+    int* surfaces = (int*)cc_host_calloc((size_t)W + 1, sizeof(int));
     int64_t* most = (int64_t*)cc_host_calloc((size_t)W + 1, sizeof(int64_t));
     double* mesh_area = mean_triangle_areas(v);
-    int ok = world_has && finest && most && mesh_area;
+    int ok = world_has && mean_area && most && mesh_area && surfaces;
     for (int s = 0; s < v->shape_count && ok; ++s) {
         if (!(v->shape_flags[s] & CC_SHAPE_FLAG_COLLIDES)) continue;
         int w = v->shape_world[s] < 0 ? W : v->shape_world[s];
@@ -143,11 +144,13 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
         if (type < CC_SHAPE_MESH) continue;
         world_has[w] |= 2;
         double a = surface_triangle_area(v, s, mesh_area);
-        if (a > 0.0 && (finest[w] == 0.0 || a < finest[w])) finest[w] = a;
+        if (a > 0.0) mean_area[w] += a, surfaces[w]++;
         int64_t n = type == CC_SHAPE_MESH ? v->meshes[v->shape_source[s]].triangle_count
                                           : 2 * (int64_t)(v->hfields[v->shape_source[s]].rows - 1) * (v->hfields[v->shape_source[s]].cols - 1);
         if (n > most[w]) most[w] = n;
     }
+    for (int w = 0; ok && w <= W; ++w)
+        if (surfaces[w]) mean_area[w] /= surfaces[w];
     int64_t pairs = 0, contacts = 0, items = 0, blocks = 0;
     for (int s = 0; s < v->shape_count; ++s) {
         unsigned f = v->shape_flags[s];
@@ -165,14 +168,14 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
             contacts += reduce ? REDUCED_CONTACTS_PER_PATCH : UNREDUCED_CONTACTS_PER_PATCH;
         }
         if ((has & 2) && type != CC_SHAPE_MESH) {
-            /* The triangles under the shape's reach on the finest surface it
+            /* The triangles under the shape's reach on the mean surface it
              * may meet. One reduced surface pair per shape: a block is
              * 1.9 KiB, and a pair without one is only written unreduced. */
             double area = 0.0;
             int64_t cap = 0;
             if (ok) {
-                area = finest[W];
-                if (w >= 0 && finest[w] > 0.0 && (area == 0.0 || finest[w] < area)) area = finest[w];
+                area = mean_area[W];
+                if (w >= 0 && mean_area[w] > 0.0 && (area == 0.0 || mean_area[w] < area)) area = mean_area[w];
                 cap = most[W] > (w >= 0 ? most[w] : 0) ? most[W] : most[w];
             }
             double tris = area > 0.0 ? TRIANGLE_SLACK * resting_footprint(v, s, shape_reach(v, s)) / area
@@ -184,7 +187,8 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
         }
     }
     cc_host_free(world_has);
-    cc_host_free(finest);
+    cc_host_free(mean_area);
+    cc_host_free(surfaces);
     cc_host_free(most);
     cc_host_free(mesh_area);
     cc_capacity_estimate e;

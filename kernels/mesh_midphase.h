@@ -20,10 +20,14 @@
 #include "pass_counters.h"
 #include "shape_bounds.h"
 
-#define CC_MESH_ITEM_TRIANGLE 0       /* shape a against triangle `element` of b */
-#define CC_MESH_ITEM_PLANE_VERTICES 1 /* vertices [element, +CHUNK) of mesh b against plane a */
-#define CC_MESH_ITEM_VERTICES_OF_A 2  /* vertices of mesh a against the surface of b */
-#define CC_MESH_ITEM_VERTICES_OF_B 3  /* vertices of mesh b against the surface of a */
+/* Item kinds, one routine each; the narrow phase runs the items grouped by
+ * kind so that a GPU warp runs one routine. */
+#define CC_MESH_ITEM_SPHERE_TRIANGLE 0 /* sphere a against triangle `element` of b */
+#define CC_MESH_ITEM_CONVEX_TRIANGLE 1 /* another convex shape a against triangle `element` of b */
+#define CC_MESH_ITEM_PLANE_VERTICES 2  /* vertices [element, +CHUNK) of mesh b against plane a */
+#define CC_MESH_ITEM_VERTICES_OF_A 3   /* vertices of mesh a against the surface of b */
+#define CC_MESH_ITEM_VERTICES_OF_B 4   /* vertices of mesh b against the surface of a */
+#define CC_MESH_ITEM_KINDS 5
 #define CC_MESH_VERTEX_CHUNK 16
 
 typedef struct cc_mesh_item {
@@ -35,7 +39,8 @@ typedef struct cc_mesh_item {
 
 /* The mesh stages' buffers. Counts live in cc_pass_counters. */
 typedef struct cc_mesh_view {
-    cc_mesh_item* items;
+    cc_mesh_item* items;         /* as the mid phase found them */
+    cc_mesh_item* grouped_items; /* the same, grouped by kind */
     int item_capacity;
     unsigned long long* slots; /* block_capacity * CC_REDUCE_SLOTS */
     int block_capacity;
@@ -168,6 +173,7 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
 {
     const cc_shape_geometry* g = &m->shape_geom[s];
     float pad = g->margin + g->gap;
+    int kind = m->shape_geom[other].type == CC_SHAPE_SPHERE ? CC_MESH_ITEM_SPHERE_TRIANGLE : CC_MESH_ITEM_CONVEX_TRIANGLE;
     cc_reach reach = cc_reach_of(m, shape_pose, other, s);
     if (g->type == CC_SHAPE_MESH) {
         const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
@@ -189,7 +195,7 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
                 hi.z < q.lower.z)
                 continue;
             if (cc_reach_misses(&reach, cc_v3_mul(v0, g->size), cc_v3_mul(v1, g->size), cc_v3_mul(v2, g->size))) continue;
-            cc_mesh_emit(mv, c, pair, block, t, CC_MESH_ITEM_TRIANGLE);
+            cc_mesh_emit(mv, c, pair, block, t, kind);
         }
         return;
     }
@@ -206,7 +212,7 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
             for (int k = 0; k < 2; ++k) {
                 cc_vec3 t0, t1, t2;
                 cc_hfield_triangle(&h, 2 * cell + k, &t0, &t1, &t2);
-                if (!cc_reach_misses(&reach, t0, t1, t2)) cc_mesh_emit(mv, c, pair, block, 2 * cell + k, CC_MESH_ITEM_TRIANGLE);
+                if (!cc_reach_misses(&reach, t0, t1, t2)) cc_mesh_emit(mv, c, pair, block, 2 * cell + k, kind);
             }
         }
 }
@@ -237,6 +243,34 @@ CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair*
         return;
     }
     cc_mesh_emit_triangles(m, mv, c, shape_pose, p.b, p.a, aabb[p.a], i, block);
+}
+
+/* Grouping by kind: a counting sort like the pairs' route grouping. The
+ * order within a kind is thread order on the GPU; nothing downstream
+ * depends on it (reduction keys and sort keys come from the geometry). */
+CC_HD int cc_mesh_item_total(const cc_mesh_view* mv, const cc_pass_counters* c)
+{
+    return cc_min_i32(c->mesh_item_count, mv->item_capacity);
+}
+
+CC_HD void cc_mesh_kind_histogram_thread(int j, const cc_mesh_view* mv, cc_pass_counters* c)
+{
+    cc_atomic_add_i32(&c->mesh_kind_count[mv->items[j].kind], 1);
+}
+
+CC_HD void cc_mesh_kind_scan(cc_pass_counters* c)
+{
+    int sum = 0;
+    for (int k = 0; k < CC_MESH_ITEM_KINDS; ++k) {
+        c->mesh_kind_cursor[k] = sum;
+        sum += c->mesh_kind_count[k];
+    }
+}
+
+CC_HD void cc_mesh_kind_scatter_thread(int j, const cc_mesh_view* mv, cc_pass_counters* c)
+{
+    cc_mesh_item it = mv->items[j];
+    mv->grouped_items[cc_atomic_add_i32(&c->mesh_kind_cursor[it.kind], 1)] = it;
 }
 
 #endif

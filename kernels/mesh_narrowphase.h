@@ -309,7 +309,7 @@ CC_HD void cc_mesh_narrowphase_thread(int j, const cc_model_view* m, const cc_pa
                                       const cc_transform* shape_pose, const cc_transform* body_pose,
                                       const cc_mesh_view* mv, cc_contact_sink sink, int pass)
 {
-    cc_mesh_item it = mv->items[j];
+    cc_mesh_item it = mv->grouped_items[j];
     if (pass == CC_MESH_PASS_EMIT && it.block < 0) return;
     cc_mesh_pair p = cc_mesh_pair_of(m, grouped[it.pair]);
     cc_mesh_context x;
@@ -324,7 +324,8 @@ CC_HD void cc_mesh_narrowphase_thread(int j, const cc_model_view* m, const cc_pa
     x.b = cc_contact_side_of(p.b, &m->shape_geom[p.b]);
     x.ref = shape_pose[p.b].p;
     switch (it.kind) {
-    case CC_MESH_ITEM_TRIANGLE: cc_mesh_triangle_item(&x, p.ta); break;
+    case CC_MESH_ITEM_SPHERE_TRIANGLE:
+    case CC_MESH_ITEM_CONVEX_TRIANGLE: cc_mesh_triangle_item(&x, p.ta); break;
     case CC_MESH_ITEM_PLANE_VERTICES: cc_mesh_plane_vertices_item(&x); break;
     case CC_MESH_ITEM_VERTICES_OF_A: cc_mesh_vertices_item(&x, 1); break;
     default: cc_mesh_vertices_item(&x, 0); break;

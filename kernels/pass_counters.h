@@ -13,6 +13,8 @@ typedef struct cc_pass_counters {
     int route_cursor[CC_ROUTE_COUNT]; /* next free row of each route's group */
     int mesh_item_count;  /* mesh work items found, possibly above capacity */
     int mesh_block_count; /* pairs that asked for a reduction block */
+    int mesh_kind_count[8];  /* work items per kind (CC_MESH_ITEM_KINDS used) */
+    int mesh_kind_cursor[8]; /* next free row of each kind's group */
 } cc_pass_counters;
 
 CC_HD int cc_min_i32(int a, int b) { return a < b ? a : b; }
