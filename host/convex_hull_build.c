@@ -18,38 +18,13 @@
 #include <libqhull_r/qhull_ra.h>
 
 #include "convex_hull_build.h"
+#include "vec3d.h"
 
 /* Points closer than this fraction of the bounding-box diagonal count as
  * one point, and a set thinner than it counts as flat. qhull merges faces
  * that are coplanar within the same distance, so that float noise in the
  * input (a rotated box, say) does not split a face into slivers. */
 #define HULL_FLAT_TOLERANCE 1.0e-6
-
-/* --- Double-precision 3-vectors (the checks run in double) ----------------- */
-
-typedef struct d3 {
-    double x, y, z;
-} d3;
-
-static d3 d3_make(double x, double y, double z)
-{
-    d3 r;
-    r.x = x;
-    r.y = y;
-    r.z = z;
-    return r;
-}
-static d3 d3_from(cc_vec3 v) { return d3_make(v.x, v.y, v.z); }
-static d3 d3_sub(d3 a, d3 b) { return d3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
-static d3 d3_add(d3 a, d3 b) { return d3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
-static d3 d3_scale(d3 a, double s) { return d3_make(a.x * s, a.y * s, a.z * s); }
-static double d3_dot(d3 a, d3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static d3 d3_cross(d3 a, d3 b)
-{
-    return d3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-static double d3_length(d3 a) { return sqrt(d3_dot(a, a)); }
-static double d3_get(d3 a, int axis) { return axis == 0 ? a.x : (axis == 1 ? a.y : a.z); }
 
 /* --- A set of points: all of an array, or those an index list names -------- */
 
@@ -60,7 +35,7 @@ typedef struct point_view {
 } point_view;
 
 static int view_id(const point_view* v, int i) { return v->ids ? v->ids[i] : i; }
-static d3 view_point(const point_view* v, int i) { return d3_from(v->points[view_id(v, i)]); }
+static d3 view_point(const point_view* v, int i) { return d3_of(v->points[view_id(v, i)]); }
 
 /* Up to `limit` points that lie farther than tol from each other, taken
  * greedily in order; enough to tell "3 distinct points" from "4". */
@@ -150,9 +125,9 @@ static cc_status check_arguments(const cc_vec3* points, int count, int max_verti
 /* Bounding-box diagonal of the points: the length the tolerances scale with. */
 static double points_extent(const cc_vec3* points, int count)
 {
-    d3 lo = d3_from(points[0]), hi = lo;
+    d3 lo = d3_of(points[0]), hi = lo;
     for (int i = 1; i < count; ++i) {
-        d3 p = d3_from(points[i]);
+        d3 p = d3_of(points[i]);
         lo = d3_make(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
         hi = d3_make(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
     }
@@ -380,14 +355,14 @@ static int compare_corners(const void* a, const void* b)
 static void order_corners(const cc_vec3* points, d3 n, corner* c, int count)
 {
     d3 centroid = d3_make(0.0, 0.0, 0.0);
-    for (int k = 0; k < count; ++k) centroid = d3_add(centroid, d3_from(points[c[k].id]));
+    for (int k = 0; k < count; ++k) centroid = d3_add(centroid, d3_of(points[c[k].id]));
     centroid = d3_scale(centroid, 1.0 / count);
     int axis = fabs(n.x) <= fabs(n.y) && fabs(n.x) <= fabs(n.z) ? 0 : (fabs(n.y) <= fabs(n.z) ? 1 : 2);
     d3 u = d3_cross(d3_make(axis == 0, axis == 1, axis == 2), n);
     u = d3_scale(u, 1.0 / d3_length(u));
     d3 w = d3_cross(n, u);
     for (int k = 0; k < count; ++k) {
-        d3 d = d3_sub(d3_from(points[c[k].id]), centroid);
+        d3 d = d3_sub(d3_of(points[c[k].id]), centroid);
         c[k].angle = atan2(d3_dot(d, w), d3_dot(d, u));
     }
     qsort(c, (size_t)count, sizeof *c, compare_corners);
@@ -401,18 +376,18 @@ static void face_plane(const cc_vec3* points, d3 qhull_normal, const corner* c, 
                        cc_hull_face* face)
 {
     d3 area = d3_make(0.0, 0.0, 0.0);
-    d3 origin = d3_from(points[c[0].id]);
+    d3 origin = d3_of(points[c[0].id]);
     for (int k = 1; k + 1 < count; ++k) {
-        d3 a = d3_sub(d3_from(points[c[k].id]), origin);
-        d3 b = d3_sub(d3_from(points[c[k + 1].id]), origin);
+        d3 a = d3_sub(d3_of(points[c[k].id]), origin);
+        d3 b = d3_sub(d3_of(points[c[k + 1].id]), origin);
         area = d3_add(area, d3_cross(a, b));
     }
     double length = d3_length(area);
     d3 n = length > 0.0 && d3_dot(area, qhull_normal) > 0.0 ? d3_scale(area, 1.0 / length) : qhull_normal;
     face->normal = cc_v3((float)n.x, (float)n.y, (float)n.z);
-    d3 stored = d3_from(face->normal);
+    d3 stored = d3_of(face->normal);
     double offset = -DBL_MAX;
-    for (int k = 0; k < count; ++k) offset = fmax(offset, d3_dot(stored, d3_from(points[c[k].id])));
+    for (int k = 0; k < count; ++k) offset = fmax(offset, d3_dot(stored, d3_of(points[c[k].id])));
     face->offset = (float)offset;
 }
 

@@ -31,34 +31,12 @@
 #include <string.h>
 
 #include "builder_internal.h"
+#include "vec3d.h"
 
 #define WHAT "cc_builder_approximate_meshes"
 
-/* --- small double-precision vector helpers --------------------------------- */
+/* --- double-precision helpers beyond vec3d.h ------------------------------- */
 
-typedef struct d3 {
-    double x, y, z;
-} d3;
-
-static d3 d3_make(double x, double y, double z)
-{
-    d3 r;
-    r.x = x;
-    r.y = y;
-    r.z = z;
-    return r;
-}
-static d3 d3_of(cc_vec3 v) { return d3_make(v.x, v.y, v.z); }
-static d3 d3_add(d3 a, d3 b) { return d3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
-static d3 d3_sub(d3 a, d3 b) { return d3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
-static d3 d3_scale(d3 a, double s) { return d3_make(a.x * s, a.y * s, a.z * s); }
-static double d3_dot(d3 a, d3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static d3 d3_cross(d3 a, d3 b)
-{
-    return d3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
-}
-static double d3_len2(d3 a) { return d3_dot(a, a); }
-static double d3_comp(d3 a, int i) { return i == 0 ? a.x : i == 1 ? a.y : a.z; }
 static d3 d3_normalized(d3 a)
 {
     double n = sqrt(d3_len2(a));
@@ -367,7 +345,7 @@ static void canonical_axes(d3 axes[3])
             if (parity[p] * s0 * s1 * s2 < 0) continue;
             int sg[3] = {s0, s1, s2};
             double tr = 0.0;
-            for (int k = 0; k < 3; ++k) tr += sg[k] * d3_comp(axes[perm[p][k]], k);
+            for (int k = 0; k < 3; ++k) tr += sg[k] * d3_get(axes[perm[p][k]], k);
             if (tr > best_trace + 1e-12) {
                 best_trace = tr;
                 for (int k = 0; k < 3; ++k) best[k] = d3_scale(axes[perm[p][k]], (double)sg[k]);

@@ -50,6 +50,7 @@
 #include "kernels/narrowphase.h"
 
 #include "convex_reference.h"
+#include "test_hull.h"
 
 namespace
 {
@@ -147,42 +148,9 @@ std::vector<std::pair<int, int>> gjk_pair_types()
 
 // --------------------------------------------------------------------- hulls
 
-struct TestHull {
-    cc_hull_data data{};
-    cc_hull_ref ref{};
-    std::vector<V> vertices; // for the reference
-    std::string name;
-    ~TestHull() { cc_hull_data_free(&data); }
-};
-
-std::vector<std::unique_ptr<TestHull>>& hull_registry()
-{
-    static std::vector<std::unique_ptr<TestHull>> hulls;
-    return hulls;
-}
-
 const TestHull* build_hull(const std::vector<cc_vec3>& pts, int max_vertices, const std::string& name)
 {
-    std::unique_ptr<TestHull> h(new TestHull);
-    h->name = name;
-    if (cc_hull_build(pts.data(), (int)pts.size(), max_vertices, name.c_str(), &h->data) != CC_OK) {
-        ADD_FAILURE() << "cc_hull_build failed for " << name << ": " << cc_last_error_message();
-        return nullptr;
-    }
-    cc_vec3 c = cc_v3(0, 0, 0);
-    for (int i = 0; i < h->data.vertex_count; ++i) {
-        c = cc_v3_add(c, h->data.vertices[i]);
-        h->vertices.push_back(convref::v3(h->data.vertices[i].x, h->data.vertices[i].y, h->data.vertices[i].z));
-    }
-    h->ref.vertices = h->data.vertices;
-    h->ref.faces = h->data.faces;
-    h->ref.indices = h->data.indices;
-    h->ref.vertex_count = h->data.vertex_count;
-    h->ref.face_count = h->data.face_count;
-    h->ref.vertex_first = 0;
-    h->ref.center = cc_v3_scale(c, 1.0f / (float)h->data.vertex_count);
-    hull_registry().push_back(std::move(h));
-    return hull_registry().back().get();
+    return build_test_hull(pts, max_vertices, name);
 }
 
 std::vector<cc_vec3> box_corners(float hx, float hy, float hz)

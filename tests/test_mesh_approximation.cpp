@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "test_support.h"
+#include "mesh_test_util.h"
 
 using namespace cctest;
 
@@ -44,56 +44,16 @@ cc_quat qmul(cc_quat a, cc_quat b)
 }
 cc_vec3 to_f(V3 v) { return {(float)v.x, (float)v.y, (float)v.z}; }
 
-struct Mesh {
-    std::vector<cc_vec3> vertices;
-    std::vector<int> triangles;
-};
+using Mesh = MeshData;
 
 // The closed box [-h, h], each vertex then rotated by q and moved by t.
-Mesh box_mesh(cc_vec3 h, cc_quat q = {0, 0, 0, 1}, cc_vec3 t = {0, 0, 0})
+Mesh posed_box_mesh(cc_vec3 h, cc_quat q, cc_vec3 t)
 {
-    Mesh m;
-    for (int i = 0; i < 8; ++i) {
-        V3 p = {(i & 1) ? h.x : -h.x, (i & 2) ? h.y : -h.y, (i & 4) ? h.z : -h.z};
-        m.vertices.push_back(to_f(rotate(q, p) + of(t)));
-    }
-    const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-    for (const auto& f : quads) m.triangles.insert(m.triangles.end(), {f[0], f[1], f[2], f[0], f[2], f[3]});
+    Mesh m = cctest::box_mesh(h);
+    for (auto& v : m.vertices) v = to_f(rotate(q, of(v)) + of(t));
     return m;
 }
 
-// A subdivided octahedron pushed onto the sphere of radius r.
-Mesh sphere_mesh(float r, int level)
-{
-    Mesh m;
-    m.vertices = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
-    m.triangles = {0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4, 2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5};
-    for (int l = 0; l < level; ++l) {
-        std::map<std::pair<int, int>, int> mid;
-        auto midpoint = [&](int a, int b) {
-            auto key = std::make_pair(std::min(a, b), std::max(a, b));
-            auto it = mid.find(key);
-            if (it != mid.end()) return it->second;
-            cc_vec3 p = m.vertices[(size_t)a], q = m.vertices[(size_t)b];
-            m.vertices.push_back({0.5f * (p.x + q.x), 0.5f * (p.y + q.y), 0.5f * (p.z + q.z)});
-            return mid[key] = (int)m.vertices.size() - 1;
-        };
-        std::vector<int> next;
-        for (size_t t = 0; t < m.triangles.size(); t += 3) {
-            int a = m.triangles[t], b = m.triangles[t + 1], c = m.triangles[t + 2];
-            int ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
-            next.insert(next.end(), {a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca});
-        }
-        m.triangles = next;
-    }
-    for (auto& v : m.vertices) {
-        float len = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-        v = {r * v.x / len, r * v.y / len, r * v.z / len};
-    }
-    return m;
-}
-
-// An L-shaped prism: the union of [0,2]x[0,1] and [0,1]x[0,3], z in [0, 0.5].
 Mesh l_mesh()
 {
     const float poly[6][2] = {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 3}, {0, 3}};
@@ -110,16 +70,6 @@ Mesh l_mesh()
         m.triangles.insert(m.triangles.end(), {i, j, 6 + j, i, 6 + j, 6 + i});
     }
     return m;
-}
-
-int add_mesh_data(cc_builder* b, const Mesh& m)
-{
-    int id = -1;
-    EXPECT_EQ(cc_builder_add_mesh_data(b, m.vertices.data(), (int)m.vertices.size(), m.triangles.data(),
-                                       (int)m.triangles.size() / 3, &id),
-              CC_OK)
-        << cc_last_error_message();
-    return id;
 }
 
 int add_mesh_shape(cc_builder* b, int body, int mesh, cc_vec3 scale, cc_transform local = {{0, 0, 0}, {0, 0, 0, 1}})
@@ -280,7 +230,7 @@ TEST(MeshApproximation, RotatedScaledBoxIsRecoveredExactly)
     cc_quat q0 = axis_angle({1, 2, 3}, 0.7);
     cc_vec3 t0 = {0.1f, -0.2f, 0.3f};
     cc_vec3 h = {0.3f, 0.5f, 0.7f};
-    Mesh m = box_mesh(h, q0, t0);
+    Mesh m = posed_box_mesh(h, q0, t0);
     cc_transform local = {{1.0f, 2.0f, 3.0f}, axis_angle({0, 1, 1}, 0.4)};
     float s = 2.0f;
     auto infos = approximate_each(m, {s, s, s}, local, 1e-5);

@@ -29,6 +29,7 @@
 #include "kernels/narrowphase_triangle.h"
 
 #include "convex_reference.h"
+#include "test_hull.h"
 #include "narrowphase_test_util.h"
 
 namespace
@@ -676,36 +677,7 @@ TEST(TriangleDuplicates, KeepRuleBasics)
 
 // --------------------------------------------------------- convex shapes
 
-struct TestHull {
-    cc_hull_data data{};
-    cc_hull_ref ref{};
-    std::vector<convref::V> vertices;
-    ~TestHull() { cc_hull_data_free(&data); }
-};
-
-const TestHull* make_test_hull(const std::vector<cc_vec3>& pts)
-{
-    static std::vector<std::unique_ptr<TestHull>> pool;
-    std::unique_ptr<TestHull> h(new TestHull);
-    if (cc_hull_build(pts.data(), (int)pts.size(), 64, "test hull", &h->data) != CC_OK) {
-        ADD_FAILURE() << "cc_hull_build failed";
-        return nullptr;
-    }
-    cc_vec3 c = cc_v3(0, 0, 0);
-    for (int i = 0; i < h->data.vertex_count; ++i) {
-        c = cc_v3_add(c, h->data.vertices[i]);
-        h->vertices.push_back(convref::v3(h->data.vertices[i].x, h->data.vertices[i].y, h->data.vertices[i].z));
-    }
-    h->ref.vertices = h->data.vertices;
-    h->ref.faces = h->data.faces;
-    h->ref.indices = h->data.indices;
-    h->ref.vertex_count = h->data.vertex_count;
-    h->ref.face_count = h->data.face_count;
-    h->ref.vertex_first = 0;
-    h->ref.center = cc_v3_scale(c, 1.0f / (float)h->data.vertex_count);
-    pool.push_back(std::move(h));
-    return pool.back().get();
-}
+const TestHull* make_test_hull(const std::vector<cc_vec3>& pts) { return build_test_hull(pts, 64, "test hull"); }
 
 const TestHull* cube_hull()
 {
