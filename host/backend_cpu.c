@@ -160,9 +160,12 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
             cpu_narrowphase_timed(v);
             break;
         }
-        for (int i = 0; i < pairs; ++i)
-            cc_narrowphase_thread(shuffled(i, pairs, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
-                                  v->body_pose, cc_pass_contact_sink(v));
+        {
+            cc_contact_sink sink = cc_pass_contact_sink(v);
+            for (int i = 0; i < pairs; ++i)
+                cc_narrowphase_thread(shuffled(i, pairs, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
+                                      v->body_pose, sink);
+        }
         break;
     case CC_STAGE_MESH_MIDPHASE:
         for (int i = 0; i < pairs; ++i)
@@ -184,9 +187,10 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
     case CC_STAGE_MESH_EMIT: {
         int pass = stage == CC_STAGE_MESH_EMIT ? CC_MESH_PASS_EMIT : v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
         int items = cc_min_i32(c->mesh_item_count, v->mesh.item_capacity);
+        cc_contact_sink sink = cc_pass_contact_sink(v);
         for (int j = 0; j < items; ++j)
             cc_mesh_narrowphase_thread(shuffled(j, items, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
-                                       v->body_pose, &v->mesh, cc_pass_contact_sink(v), pass);
+                                       v->body_pose, &v->mesh, sink, pass);
         break;
     }
     case CC_STAGE_FINALIZE:

@@ -61,6 +61,11 @@ CC_HD float cc_bvh_box_distance_sq(cc_vec3 p, cc_vec3 lo, cc_vec3 hi)
 
 typedef struct cc_bvh_query {
     cc_vec3 lower, upper; /* the query box, mesh frame */
+    /* Optional ball (cc_bvh_query_set_ball): nodes must also come within
+     * `radius` of `centre`, both in the frame scaled per axis by `scale`. */
+    int has_ball;
+    cc_vec3 centre, scale;
+    float radius2;
     int node;             /* overlapping node to expand next, -1 none */
     int slot, slot_end;   /* prims slots of the current leaf still to return */
     int top;              /* entries in stack */
@@ -71,10 +76,33 @@ CC_HD void cc_bvh_query_begin(cc_bvh_query* q, cc_vec3 lower, cc_vec3 upper)
 {
     q->lower = lower;
     q->upper = upper;
+    q->has_ball = 0;
     q->node = CC_BVH_QUERY_START;
     q->slot = 0;
     q->slot_end = 0;
     q->top = 0;
+}
+
+/* Also requires nodes to come within `radius` of `centre`, measured after
+ * scaling node boxes per axis by `scale` (all > 0): a ball prunes the
+ * corners of the query box, where most of a resting shape's box lies. */
+CC_HD void cc_bvh_query_set_ball(cc_bvh_query* q, cc_vec3 centre, cc_vec3 scale, float radius)
+{
+    q->has_ball = 1;
+    q->centre = centre;
+    q->scale = scale;
+    q->radius2 = radius * radius;
+}
+
+/* Whether node box [lo, hi] passes the query: overlaps the box and, with a
+ * ball, comes within its radius. */
+CC_HD int cc_bvh_query_hits(const cc_bvh_query* q, cc_vec3 lo, cc_vec3 hi)
+{
+    if (!cc_bvh_boxes_overlap(lo, hi, q->lower, q->upper)) return 0;
+    if (!q->has_ball) return 1;
+    cc_vec3 slo = cc_v3_mul(lo, q->scale), shi = cc_v3_mul(hi, q->scale);
+    cc_vec3 out = cc_v3_max(cc_v3_max(cc_v3_sub(slo, q->centre), cc_v3_sub(q->centre, shi)), cc_v3(0.0f, 0.0f, 0.0f));
+    return cc_v3_length_sq(out) <= q->radius2;
 }
 
 /* Next triangle (relative to the mesh) whose leaf box overlaps the query
@@ -87,8 +115,7 @@ CC_HD int cc_bvh_query_next(cc_bvh_query* q, const cc_bvh_node* nodes, const int
     for (;;) {
         if (q->slot < q->slot_end) return prims[q->slot++];
         if (q->node == CC_BVH_QUERY_START)
-            q->node = cc_bvh_boxes_overlap(nodes[0].lower, nodes[0].upper, q->lower, q->upper) ? 0
-                                                                                             : -1;
+            q->node = cc_bvh_query_hits(q, nodes[0].lower, nodes[0].upper) ? 0 : -1;
         if (q->node < 0) {
             if (q->top == 0) return -1;
             q->node = q->stack[--q->top];
@@ -101,8 +128,8 @@ CC_HD int cc_bvh_query_next(cc_bvh_query* q, const cc_bvh_node* nodes, const int
             continue;
         }
         int l = n.first;
-        int in_l = cc_bvh_boxes_overlap(nodes[l].lower, nodes[l].upper, q->lower, q->upper);
-        int in_r = cc_bvh_boxes_overlap(nodes[l + 1].lower, nodes[l + 1].upper, q->lower, q->upper);
+        int in_l = cc_bvh_query_hits(q, nodes[l].lower, nodes[l].upper);
+        int in_r = cc_bvh_query_hits(q, nodes[l + 1].lower, nodes[l + 1].upper);
         /* The bound check never fails on a builder's tree; it only keeps a
          * malformed one from writing past the stack. */
         if (in_l && in_r && q->top < CC_BVH_MAX_DEPTH) q->stack[q->top++] = l + 1;

@@ -109,6 +109,61 @@ CC_HD void cc_mesh_emit(const cc_mesh_view* mv, cc_pass_counters* c, int pair, i
     mv->items[slot] = it;
 }
 
+/* Triangle items of one pair, emitted through a small hold: a pair whose
+ * raw contacts cannot exceed one normal bin's 12 slots (12 sphere
+ * triangles, 2 convex ones, at most 1 and 5 contacts each) already meets
+ * every bound reduction keeps, so it is written directly and skips the
+ * second pass and its block. Past that, the pair takes a block. */
+#define CC_MESH_HOLD 12
+
+typedef struct cc_mesh_emitter {
+    int pair, kind;
+    int reduce;    /* the pipeline reduces */
+    int block;     /* -1 until the pair has taken one (or none was left) */
+    int taken;     /* the pair asked for its block */
+    int limit;     /* items the pair may have and skip reduction */
+    int held[CC_MESH_HOLD];
+    int held_count;
+} cc_mesh_emitter;
+
+CC_HD cc_mesh_emitter cc_mesh_emitter_make(const cc_mesh_view* mv, int pair, int kind)
+{
+    cc_mesh_emitter e;
+    e.pair = pair;
+    e.kind = kind;
+    e.reduce = mv->reduce;
+    e.block = -1;
+    e.taken = 0;
+    e.limit = kind == CC_MESH_ITEM_SPHERE_TRIANGLE ? CC_REDUCE_SLOTS_PER_BIN : CC_REDUCE_SLOTS_PER_BIN / CC_MANIFOLD_MAX_POINTS;
+    e.held_count = 0;
+    return e;
+}
+
+CC_HD void cc_mesh_emitter_add(cc_mesh_emitter* e, const cc_mesh_view* mv, cc_pass_counters* c, int element)
+{
+    if (e->reduce && !e->taken) {
+        if (e->held_count < e->limit) {
+            e->held[e->held_count++] = element;
+            return;
+        }
+        /* Past the block capacity the pair is written unreduced: more rows,
+         * but nothing dropped. */
+        int b = cc_atomic_add_i32(&c->mesh_block_count, 1);
+        e->block = b < mv->block_capacity ? b : -1;
+        e->taken = 1;
+        for (int k = 0; k < e->held_count; ++k) cc_mesh_emit(mv, c, e->pair, e->block, e->held[k], e->kind);
+        e->held_count = 0;
+    }
+    cc_mesh_emit(mv, c, e->pair, e->block, element, e->kind);
+}
+
+/* A pair that stayed small: its held items go out unreduced. */
+CC_HD void cc_mesh_emitter_finish(cc_mesh_emitter* e, const cc_mesh_view* mv, cc_pass_counters* c)
+{
+    for (int k = 0; k < e->held_count; ++k) cc_mesh_emit(mv, c, e->pair, -1, e->held[k], e->kind);
+    e->held_count = 0;
+}
+
 CC_HD void cc_mesh_emit_vertex_chunks(const cc_mesh_view* mv, cc_pass_counters* c, int pair, int block, int vertices,
                                       int kind)
 {
@@ -124,6 +179,7 @@ CC_HD void cc_mesh_emit_vertex_chunks(const cc_mesh_view* mv, cc_pass_counters* 
 typedef struct cc_reach {
     cc_vec3 centre; /* surface frame, scaled */
     float radius;
+    int exact;      /* a sphere: the ball is the shape, so the exact distance decides */
 } cc_reach;
 
 CC_HD int cc_reach_misses(const cc_reach* r, cc_vec3 a, cc_vec3 b, cc_vec3 c)
@@ -136,7 +192,10 @@ CC_HD int cc_reach_misses(const cc_reach* r, cc_vec3 a, cc_vec3 b, cc_vec3 c)
     /* The plane, with an unnormalised normal: h^2 > r^2 |n|^2. */
     cc_vec3 n = cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(c, a));
     float h = cc_v3_dot(n, cc_v3_sub(r->centre, a));
-    return h * h > r2 * cc_v3_length_sq(n);
+    if (h * h > r2 * cc_v3_length_sq(n)) return 1;
+    /* Behind the triangle: culled by the narrow phase anyway. */
+    if (r->exact && h < 0.0f) return 1;
+    return r->exact && cc_v3_length_sq(cc_v3_sub(cc_closest_point_on_triangle(r->centre, a, b, c), r->centre)) > r2;
 }
 
 CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pose, int other, int surface)
@@ -159,6 +218,7 @@ CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pos
         extent = cc_convex_extent_of(g->type, g->size, &none);
     }
     cc_reach r;
+    r.exact = g->type == CC_SHAPE_SPHERE;
     r.centre = cc_tf_point_inv(shape_pose[surface], centre);
     /* A little slack against rounding: culling must never drop a contact. */
     r.radius = (extent + g->margin + g->gap + gs->margin + gs->gap) * (1.0f + 1.0e-5f) + 1.0e-6f;
@@ -169,11 +229,12 @@ CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pos
  * world box `box` (grown by the surface's margin and gap, the box already
  * carries the other shape's) that its reach meets. */
 CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv, cc_pass_counters* c,
-                                  const cc_transform* shape_pose, int s, int other, cc_aabb box, int pair, int block)
+                                  const cc_transform* shape_pose, int s, int other, cc_aabb box, int pair)
 {
     const cc_shape_geometry* g = &m->shape_geom[s];
     float pad = g->margin + g->gap;
     int kind = m->shape_geom[other].type == CC_SHAPE_SPHERE ? CC_MESH_ITEM_SPHERE_TRIANGLE : CC_MESH_ITEM_CONVEX_TRIANGLE;
+    cc_mesh_emitter e = cc_mesh_emitter_make(mv, pair, kind);
     cc_reach reach = cc_reach_of(m, shape_pose, other, s);
     if (g->type == CC_SHAPE_MESH) {
         const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
@@ -186,8 +247,9 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
         const cc_mesh_triangle* tris = m->mesh_triangles + d->triangle_first;
         cc_bvh_query it;
         cc_bvh_query_begin(&it, q.lower, q.upper);
+        cc_bvh_query_set_ball(&it, reach.centre, g->size, reach.radius);
         for (int t = cc_bvh_query_next(&it, nodes, prims); t >= 0; t = cc_bvh_query_next(&it, nodes, prims)) {
-            /* The leaf box overlapped; test the triangle's own box. */
+            /* The leaf box passed; test the triangle's own box. */
             cc_vec3 v0 = m->mesh_vertices[tris[t].v[0]], v1 = m->mesh_vertices[tris[t].v[1]],
                     v2 = m->mesh_vertices[tris[t].v[2]];
             cc_vec3 lo = cc_v3_min(v0, cc_v3_min(v1, v2)), hi = cc_v3_max(v0, cc_v3_max(v1, v2));
@@ -195,8 +257,9 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
                 hi.z < q.lower.z)
                 continue;
             if (cc_reach_misses(&reach, cc_v3_mul(v0, g->size), cc_v3_mul(v1, g->size), cc_v3_mul(v2, g->size))) continue;
-            cc_mesh_emit(mv, c, pair, block, t, kind);
+            cc_mesh_emitter_add(&e, mv, c, t);
         }
+        cc_mesh_emitter_finish(&e, mv, c);
         return;
     }
     cc_hfield_ref h = cc_hfield_ref_of(m, s);
@@ -212,9 +275,10 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
             for (int k = 0; k < 2; ++k) {
                 cc_vec3 t0, t1, t2;
                 cc_hfield_triangle(&h, 2 * cell + k, &t0, &t1, &t2);
-                if (!cc_reach_misses(&reach, t0, t1, t2)) cc_mesh_emit(mv, c, pair, block, 2 * cell + k, kind);
+                if (!cc_reach_misses(&reach, t0, t1, t2)) cc_mesh_emitter_add(&e, mv, c, 2 * cell + k);
             }
         }
+    cc_mesh_emitter_finish(&e, mv, c);
 }
 
 CC_HD int cc_mesh_vertex_count(const cc_model_view* m, int s) { return m->meshes[m->shape_source[s]].vertex_count; }
@@ -225,6 +289,10 @@ CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair*
 {
     cc_mesh_pair p = cc_mesh_pair_of(m, grouped[i]);
     if (!cc_type_is_surface(p.tb)) return;
+    if (p.ta != CC_SHAPE_PLANE && p.ta != CC_SHAPE_MESH) {
+        cc_mesh_emit_triangles(m, mv, c, shape_pose, p.b, p.a, aabb[p.a], i);
+        return;
+    }
     int block = -1;
     if (mv->reduce) {
         /* Past the block capacity the pair is written unreduced: more rows,
@@ -240,9 +308,7 @@ CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair*
         cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.a), CC_MESH_ITEM_VERTICES_OF_A);
         if (p.tb == CC_SHAPE_MESH)
             cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.b), CC_MESH_ITEM_VERTICES_OF_B);
-        return;
     }
-    cc_mesh_emit_triangles(m, mv, c, shape_pose, p.b, p.a, aabb[p.a], i, block);
 }
 
 /* Grouping by kind: a counting sort like the pairs' route grouping. The

@@ -691,3 +691,60 @@ TEST(MeshBvh, MillionTriangles)
     }
     check_query(m, b, s, cc_v3(0.1f, 0.1f, 0.9f), cc_v3(0.2f, 0.3f, 1.0f));
 }
+
+// A ball added to a box query prunes nodes but never a triangle that comes
+// within the ball: on a bumpy grid, scaled per axis, every triangle whose
+// scaled closest point lies within the radius is returned (each once), and
+// the ball returns fewer triangles than the box alone.
+TEST(MeshBvhBall, BallQueryKeepsEveryTriangleWithinTheRadius)
+{
+    const int n = 60;
+    std::vector<cc_vec3> v;
+    std::vector<int> t;
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) {
+            float x = -1.0f + 2.0f * i / n, y = -1.0f + 2.0f * j / n;
+            v.push_back(cc_v3(x, y, 0.1f * std::sin(4.0f * x) * std::cos(3.0f * y)));
+        }
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            int a = j * (n + 1) + i, b = a + 1, c = a + n + 1, d = c + 1;
+            t.insert(t.end(), {a, b, d, a, d, c});
+        }
+    cc_bvh_node* nodes = nullptr;
+    int node_count = 0;
+    int* prims = nullptr;
+    ASSERT_EQ(cc_mesh_bvh_build(v.data(), t.data(), (int)t.size() / 3, &nodes, &node_count, &prims), CC_OK);
+    const cc_vec3 scale = cc_v3(1.5f, 0.5f, 2.0f);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    size_t with_ball = 0, box_only = 0;
+    for (int q = 0; q < 200; ++q) {
+        cc_vec3 c = cc_v3(1.5f * u(rng), 0.5f * u(rng), 0.3f * u(rng)); // scaled frame
+        float r = 0.02f + 0.1f * (u(rng) + 1.0f);
+        cc_vec3 lo = cc_v3((c.x - r) / scale.x, (c.y - r) / scale.y, (c.z - r) / scale.z);
+        cc_vec3 hi = cc_v3((c.x + r) / scale.x, (c.y + r) / scale.y, (c.z + r) / scale.z);
+        std::vector<int> got, plain;
+        cc_bvh_query it;
+        cc_bvh_query_begin(&it, lo, hi);
+        cc_bvh_query_set_ball(&it, c, scale, r);
+        for (int k = cc_bvh_query_next(&it, nodes, prims); k >= 0; k = cc_bvh_query_next(&it, nodes, prims)) got.push_back(k);
+        cc_bvh_query_begin(&it, lo, hi);
+        for (int k = cc_bvh_query_next(&it, nodes, prims); k >= 0; k = cc_bvh_query_next(&it, nodes, prims)) plain.push_back(k);
+        with_ball += got.size();
+        box_only += plain.size();
+        std::sort(got.begin(), got.end());
+        EXPECT_TRUE(std::adjacent_find(got.begin(), got.end()) == got.end()) << "a triangle came twice";
+        for (size_t k = 0; k < t.size() / 3; ++k) {
+            cc_vec3 a = cc_v3_mul(v[(size_t)t[3 * k]], scale), b = cc_v3_mul(v[(size_t)t[3 * k + 1]], scale),
+                    cc = cc_v3_mul(v[(size_t)t[3 * k + 2]], scale);
+            cc_vec3 p = cc_closest_point_on_triangle(c, a, b, cc);
+            if (cc_v3_length(cc_v3_sub(p, c)) <= 0.999f * r) {
+                EXPECT_TRUE(std::binary_search(got.begin(), got.end(), (int)k)) << "query " << q << " lost triangle " << k;
+            }
+        }
+    }
+    EXPECT_LT(with_ball, box_only);
+    cc_host_free(nodes);
+    cc_host_free(prims);
+}
