@@ -39,7 +39,7 @@ int cli_scene_open(const cli_options* o, int pairs_max, int contacts_max, cli_sc
     pd.broad_phase = o->broad_phase;
     pd.deterministic = o->deterministic;
     pd.contact_matching = o->matching;
-    pd.skip_unsupported_pairs = 1; /* meshes and heightfields have no route yet */
+    pd.skip_unsupported_pairs = 1; /* types without a route in this build (none today) are skipped, not fatal */
     if (pairs_max > 0) pd.shape_pairs_max = pairs_max;
     if (contacts_max > 0) pd.rigid_contact_max = contacts_max;
     if (s == CC_OK) what = "creating the pipeline", s = cc_pipeline_create(out->model, &pd, &out->pipeline);
