@@ -85,23 +85,6 @@
 /* Projection gained per unit of depth in the extreme slots (tie-break). */
 #define CC_REDUCE_DEPTH_BONUS 0.01f
 
-/* 64-bit atomic max. The CPU backend runs kernel bodies on one thread, so
- * the host definition is a plain read-modify-write. */
-#if defined(__CUDA_ARCH__)
-__device__ __forceinline__ unsigned long long cc_reduce_atomic_max_u64(unsigned long long* addr,
-                                                                       unsigned long long value)
-{
-    return atomicMax(addr, value);
-}
-#else
-CC_HD unsigned long long cc_reduce_atomic_max_u64(unsigned long long* addr, unsigned long long value)
-{
-    unsigned long long old = *addr;
-    if (value > old) *addr = value;
-    return old;
-}
-#endif
-
 /* Face direction b of the regular icosahedron (unit; exact in double,
  * rounded to float). Bins 0 and 19 are +z and -z; 1-3, 4-9, 10-15 and
  * 16-18 are rings at z = +sqrt(5)/3, +1/3, -1/3, -sqrt(5)/3, each ordered
@@ -257,7 +240,7 @@ CC_HD void cc_reduce_vote(unsigned long long* slots, cc_vec3 point, cc_vec3 norm
         /* Slots only grow, so a stale read can only be smaller: skipping
          * the atomic when it already holds a larger key is exact, and
          * spares the atomic for the many contacts that lose. */
-        if (key != 0ull && bin_slots[j] < key) cc_reduce_atomic_max_u64(&bin_slots[j], key);
+        if (key != 0ull && bin_slots[j] < key) cc_atomic_max_u64(&bin_slots[j], key);
     }
 }
 

@@ -36,4 +36,17 @@ typedef struct cc_hull_ref {
     cc_vec3 center;
 } cc_hull_ref;
 
+/* No hull: for shapes of other types, so that copies of a cc_geom never
+ * read uninitialised fields. */
+CC_HD cc_hull_ref cc_hull_ref_none(void)
+{
+    cc_hull_ref h;
+    h.vertices = 0;
+    h.faces = 0;
+    h.indices = 0;
+    h.vertex_count = h.face_count = h.vertex_first = 0;
+    h.center = cc_v3(0.0f, 0.0f, 0.0f);
+    return h;
+}
+
 #endif

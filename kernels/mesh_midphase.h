@@ -205,16 +205,11 @@ CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pos
     cc_vec3 centre = shape_pose[other].p;
     float extent;
     if (g->type == CC_SHAPE_CONVEX_HULL) {
-        const cc_hull_desc* d = &m->hulls[m->shape_source[other]];
-        cc_hull_ref h;
-        h.vertices = m->hull_vertices + d->vertex_first;
-        h.vertex_count = d->vertex_count;
-        h.center = d->center;
-        centre = cc_tf_point(shape_pose[other], cc_v3_mul(d->center, g->size));
+        cc_hull_ref h = cc_hull_ref_of(m, other);
+        centre = cc_tf_point(shape_pose[other], cc_v3_mul(h.center, g->size));
         extent = cc_convex_extent_of(g->type, g->size, &h);
     } else {
-        cc_hull_ref none;
-        none.vertex_count = 0;
+        cc_hull_ref none = cc_hull_ref_none();
         extent = cc_convex_extent_of(g->type, g->size, &none);
     }
     cc_reach r;

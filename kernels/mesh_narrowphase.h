@@ -165,7 +165,7 @@ CC_HD void cc_mesh_triangle_item(const cc_mesh_context* x, int ta)
     cc_geom ga;
     ga.xf = x->shape_pose[sa];
     ga.size = m->shape_geom[sa].size;
-    if (ta == CC_SHAPE_CONVEX_HULL) ga.hull = cc_hull_ref_of(m, sa);
+    ga.hull = ta == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(m, sa) : cc_hull_ref_none();
     float threshold = cc_core_threshold(x->a, x->b);
     cc_manifold mf;
     mf.count = 0;

@@ -92,4 +92,19 @@ typedef struct cc_model_view {
     CC_POOL_COLUMNS(CC_DECLARE_POOL)
 } cc_model_view;
 
+/* The hull a shape uses, resolved from the model's pools. */
+CC_HD cc_hull_ref cc_hull_ref_of(const cc_model_view* m, int shape)
+{
+    cc_hull_ref h;
+    const cc_hull_desc* d = &m->hulls[m->shape_source[shape]];
+    h.vertices = m->hull_vertices + d->vertex_first;
+    h.faces = m->hull_faces + d->face_first;
+    h.indices = m->hull_indices;
+    h.vertex_count = d->vertex_count;
+    h.face_count = d->face_count;
+    h.vertex_first = d->vertex_first;
+    h.center = d->center;
+    return h;
+}
+
 #endif

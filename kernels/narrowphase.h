@@ -89,21 +89,6 @@ CC_HD void cc_collide_cores(int route, const cc_geom* a, const cc_geom* b, float
     else if (cc_route_class(route) == CC_ROUTE_CLASS_CONVEX) cc_collide_generic(route, a, b, threshold, m);
 }
 
-/* The hull a shape uses, resolved from the model's pools. */
-CC_HD cc_hull_ref cc_hull_ref_of(const cc_model_view* m, int shape)
-{
-    cc_hull_ref h;
-    const cc_hull_desc* d = &m->hulls[m->shape_source[shape]];
-    h.vertices = m->hull_vertices + d->vertex_first;
-    h.faces = m->hull_faces + d->face_first;
-    h.indices = m->hull_indices;
-    h.vertex_count = d->vertex_count;
-    h.face_count = d->face_count;
-    h.vertex_first = d->vertex_first;
-    h.center = d->center;
-    return h;
-}
-
 /* Pair i of the grouped list, when its route is of class `route_class`
  * (CC_ROUTE_CLASS_ANY: every route). A constant class compiles the other
  * class's routines away. */

@@ -72,6 +72,52 @@ CC_HD void cc_manifold_select(cc_candidates* c, cc_vec3 wa, cc_vec3 wb, float wi
         cc_manifold_add(m, cc_v3_add(cc_v3_scale(cc_v3_add(wa, wb), 0.5f), origin), witness_distance, threshold);
 }
 
+/* Points of B (pair coordinates) a manifold may keep: those with
+ * dot(n, pb - p) >= -tol. The triangle routes keep only a prism's front face. */
+typedef struct cc_keep_side {
+    cc_vec3 n, p;
+    float tol;
+} cc_keep_side;
+
+CC_HD int cc_keep_side_holds(const cc_keep_side* k, cc_vec3 pb)
+{
+    return !k || cc_v3_dot(cc_v3_sub(pb, k->p), k->n) >= -k->tol;
+}
+
+/* The manifold of a convex query's answer: one point when either feature
+ * is a point or the pair allows one, else both supporting features clipped
+ * in the contact plane and a well-spread subset with the witness. With
+ * `keep`, B-side points outside it are dropped (a dropped witness never
+ * joins). Points are in pair coordinates relative to `origin`. */
+CC_HD void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a, const cc_convex* b, int max_points,
+                                  cc_vec3 origin, float threshold, const cc_keep_side* keep, cc_manifold* m)
+{
+    m->normal = r->normal;
+    int witness_kept = cc_keep_side_holds(keep, r->point_b);
+    cc_vec3 mid = cc_v3_scale(cc_v3_add(r->point_a, r->point_b), 0.5f);
+    const cc_feature* fa = &r->feature_a;
+    const cc_feature* fb = &r->feature_b;
+    if (max_points == 1 || fa->count == 1 || fb->count == 1) {
+        if (witness_kept) cc_manifold_add(m, cc_v3_add(mid, origin), r->distance, threshold);
+        return;
+    }
+    cc_contact_plane cp = cc_contact_plane_of(mid, r->normal);
+    float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
+    int k = cc_feature_overlap(fa, fb, &cp, ou, ov);
+    cc_candidates c;
+    c.count = 0;
+    for (int i = 0; i < k; ++i) {
+        cc_vec3 pa, pb;
+        if (cc_feature_lift(fa, &cp, ou[i], ov[i], &pa) && cc_feature_lift(fb, &cp, ou[i], ov[i], &pb) &&
+            cc_keep_side_holds(keep, pb))
+            cc_candidates_add(&c, &cp, pa, pb, threshold);
+    }
+    float margin = CC_WITNESS_MARGIN * (a->extent + b->extent);
+    /* A witness outside `keep` is made unreachable rather than removed. */
+    cc_manifold_select(&c, r->point_a, r->point_b, witness_kept ? r->distance : 3.0e38f, margin, max_points, origin,
+                       threshold, m);
+}
+
 CC_HD void cc_collide_convex(const cc_geom* ga, int ta, const cc_geom* gb, int tb, float threshold, cc_manifold* m)
 {
     m->count = 0;
@@ -79,27 +125,7 @@ CC_HD void cc_collide_convex(const cc_geom* ga, int ta, const cc_geom* gb, int t
     cc_convex a = cc_convex_of(ga, ta, origin), b = cc_convex_of(gb, tb, origin);
     cc_convex_result r;
     if (!cc_convex_query(&a, &b, threshold, &r)) return;
-    m->normal = r.normal;
-    cc_vec3 mid = cc_v3_scale(cc_v3_add(r.point_a, r.point_b), 0.5f);
-    int max_points = cc_convex_max_points(ta, tb);
-    const cc_feature* fa = &r.feature_a;
-    const cc_feature* fb = &r.feature_b;
-    if (max_points == 1 || fa->count == 1 || fb->count == 1) {
-        cc_manifold_add(m, cc_v3_add(mid, origin), r.distance, threshold);
-        return;
-    }
-    cc_contact_plane cp = cc_contact_plane_of(mid, r.normal);
-    float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
-    int k = cc_feature_overlap(fa, fb, &cp, ou, ov);
-    cc_candidates c;
-    c.count = 0;
-    for (int i = 0; i < k; ++i) {
-        cc_vec3 pa, pb;
-        if (cc_feature_lift(fa, &cp, ou[i], ov[i], &pa) && cc_feature_lift(fb, &cp, ou[i], ov[i], &pb))
-            cc_candidates_add(&c, &cp, pa, pb, threshold);
-    }
-    float margin = CC_WITNESS_MARGIN * (a.extent + b.extent);
-    cc_manifold_select(&c, r.point_a, r.point_b, r.distance, margin, max_points, origin, threshold, m);
+    cc_manifold_from_query(&r, &a, &b, cc_convex_max_points(ta, tb), origin, threshold, (const cc_keep_side*)0, m);
 }
 
 /* Plane A against convex shape B. The plane's solid is the half-space

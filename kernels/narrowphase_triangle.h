@@ -583,37 +583,14 @@ CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, 
     if (!cc_convex_query(&a, &b, threshold, &r)) return CC_TRI_NONE;
     /* Pushing A toward the back: not a front contact. */
     if (cc_v3_dot(r.normal, n) > CC_TRI_BACK_COS) return CC_TRI_NONE;
-    m->normal = r.normal;
     /* Points below the front plane lie on the prism's sides or back, no
-     * part of the triangle. */
-    float tol = CC_WITNESS_MARGIN * (a.extent + size);
-    int witness_below = cc_v3_dot(cc_v3_sub(r.point_b, p0), n) < -tol;
+     * part of the triangle: the manifold keeps the front face only. */
+    cc_keep_side front;
+    front.n = n;
+    front.p = p0;
+    front.tol = CC_WITNESS_MARGIN * (a.extent + size);
     int max_points = cc_convex_max_points(type_a, CC_SHAPE_CONVEX_HULL);
-    const cc_feature* fa = &r.feature_a;
-    const cc_feature* fb = &r.feature_b;
-    if (max_points == 1 || fa->count == 1 || fb->count == 1) {
-        if (witness_below) return CC_TRI_NONE;
-        cc_vec3 mid = cc_v3_scale(cc_v3_add(r.point_a, r.point_b), 0.5f);
-        cc_manifold_add(m, cc_v3_add(mid, origin), r.distance, threshold);
-    } else {
-        /* As cc_collide_convex, keeping only points on the front face; a
-         * witness below it never joins (its distance made unreachable). */
-        cc_vec3 mid = cc_v3_scale(cc_v3_add(r.point_a, r.point_b), 0.5f);
-        cc_contact_plane cp = cc_contact_plane_of(mid, r.normal);
-        float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
-        int k = cc_feature_overlap(fa, fb, &cp, ou, ov);
-        cc_candidates cand;
-        cand.count = 0;
-        for (int i = 0; i < k; ++i) {
-            cc_vec3 pa, pb;
-            if (cc_feature_lift(fa, &cp, ou[i], ov[i], &pa) && cc_feature_lift(fb, &cp, ou[i], ov[i], &pb) &&
-                cc_v3_dot(cc_v3_sub(pb, p0), n) >= -tol)
-                cc_candidates_add(&cand, &cp, pa, pb, threshold);
-        }
-        float margin = CC_WITNESS_MARGIN * (a.extent + b.extent);
-        cc_manifold_select(&cand, r.point_a, r.point_b, witness_below ? 3.0e38f : r.distance, margin, max_points,
-                           origin, threshold, m);
-    }
+    cc_manifold_from_query(&r, &a, &b, max_points, origin, threshold, &front, m);
     if (m->count == 0) return CC_TRI_NONE;
     /* Feature: the face for a multi-point contact along the face normal;
      * else where the deepest point meets the triangle. */

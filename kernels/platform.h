@@ -50,6 +50,10 @@ __device__ __forceinline__ unsigned long long cc_atomic_min_u64(unsigned long lo
 {
     return atomicMin(addr, value);
 }
+__device__ __forceinline__ unsigned long long cc_atomic_max_u64(unsigned long long* addr, unsigned long long value)
+{
+    return atomicMax(addr, value);
+}
 #else
 CC_HD int cc_atomic_add_i32(int* addr, int value)
 {
@@ -61,6 +65,12 @@ CC_HD unsigned long long cc_atomic_min_u64(unsigned long long* addr, unsigned lo
 {
     unsigned long long old = *addr;
     if (value < old) *addr = value;
+    return old;
+}
+CC_HD unsigned long long cc_atomic_max_u64(unsigned long long* addr, unsigned long long value)
+{
+    unsigned long long old = *addr;
+    if (value > old) *addr = value;
     return old;
 }
 #endif

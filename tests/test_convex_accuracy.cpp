@@ -112,20 +112,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-const char* type_name(int t)
-{
-    switch (t) {
-    case CC_SHAPE_PLANE: return "plane";
-    case CC_SHAPE_SPHERE: return "sphere";
-    case CC_SHAPE_CAPSULE: return "capsule";
-    case CC_SHAPE_BOX: return "box";
-    case CC_SHAPE_CYLINDER: return "cylinder";
-    case CC_SHAPE_CONE: return "cone";
-    case CC_SHAPE_ELLIPSOID: return "ellipsoid";
-    case CC_SHAPE_CONVEX_HULL: return "hull";
-    default: return "?";
-    }
-}
+const char* type_name(int t) { return cc_shape_type_name((cc_shape_type)t); }
 
 const int kConvexTypes[] = {CC_SHAPE_SPHERE,   CC_SHAPE_CAPSULE, CC_SHAPE_BOX,         CC_SHAPE_CYLINDER,
                             CC_SHAPE_CONE,     CC_SHAPE_ELLIPSOID, CC_SHAPE_CONVEX_HULL};

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "owned_hull.h"
 #include "host/internal.h"
 #include "kernels/convex_hull.h"
 #include "host/convex_hull_build.h"
@@ -29,13 +30,7 @@ namespace {
 constexpr float kTol = 1e-5f;
 
 // Owns a built hull.
-struct Hull {
-    cc_hull_data h;
-    Hull() { std::memset(&h, 0, sizeof h); }
-    ~Hull() { cc_hull_data_free(&h); }
-    Hull(const Hull&) = delete;
-    Hull& operator=(const Hull&) = delete;
-};
+using Hull = OwnedHull;
 
 cc_vec3 v3(float x, float y, float z) { return cc_v3(x, y, z); }
 

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "owned_hull.h"
 #include "host/mass_properties.h"
 
 namespace {
@@ -293,13 +294,7 @@ TEST(MassPropertiesPrimitives, NoVolumeAndRejectedInput)
 
 // --- Convex hulls ---------------------------------------------------------------
 
-struct Hull {
-    cc_hull_data h;
-    Hull() { std::memset(&h, 0, sizeof h); }
-    ~Hull() { cc_hull_data_free(&h); }
-    Hull(const Hull&) = delete;
-    Hull& operator=(const Hull&) = delete;
-};
+using Hull = OwnedHull;
 
 std::vector<cc_vec3> box_corners(double a, double b, double c, double cx, double cy, double cz)
 {

@@ -766,18 +766,7 @@ std::vector<float> sorted_distances(const cc_manifold& m)
     return d;
 }
 
-const char* type_name(int t)
-{
-    switch (t) {
-    case CC_SHAPE_CAPSULE: return "capsule";
-    case CC_SHAPE_BOX: return "box";
-    case CC_SHAPE_CYLINDER: return "cylinder";
-    case CC_SHAPE_CONE: return "cone";
-    case CC_SHAPE_ELLIPSOID: return "ellipsoid";
-    case CC_SHAPE_CONVEX_HULL: return "hull";
-    default: return "?";
-    }
-}
+const char* type_name(int t) { return cc_shape_type_name((cc_shape_type)t); }
 
 // Shapes resting (flat) on the plane z = 0 at core distance `gap` (a
 // capsule: its radius plus `gap`), footprint around (x, y).
