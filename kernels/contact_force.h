@@ -11,16 +11,13 @@
 #include "sort_key.h"
 #include "step_view.h"
 
-#if defined(__CUDA_ARCH__)
-__device__ __forceinline__ void cc_atomic_add_v3(cc_vec3* addr, cc_vec3 v)
+/* Per component: the sum order varies on a GPU (see deterministic mode). */
+CC_HD void cc_atomic_add_v3(cc_vec3* addr, cc_vec3 v)
 {
-    atomicAdd(&addr->x, v.x);
-    atomicAdd(&addr->y, v.y);
-    atomicAdd(&addr->z, v.z);
+    cc_atomic_add_f32(&addr->x, v.x);
+    cc_atomic_add_f32(&addr->y, v.y);
+    cc_atomic_add_f32(&addr->z, v.z);
 }
-#else
-CC_HD void cc_atomic_add_v3(cc_vec3* addr, cc_vec3 v) { *addr = cc_v3_add(*addr, v); }
-#endif
 
 /* Whether body b moves under forces (world-frame shapes have body -1). */
 CC_HD int cc_step_body_moves(const cc_step_view* v, int b)

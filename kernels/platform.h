@@ -54,6 +54,7 @@ __device__ __forceinline__ unsigned long long cc_atomic_max_u64(unsigned long lo
 {
     return atomicMax(addr, value);
 }
+__device__ __forceinline__ float cc_atomic_add_f32(float* addr, float value) { return atomicAdd(addr, value); }
 #else
 CC_HD int cc_atomic_add_i32(int* addr, int value)
 {
@@ -71,6 +72,12 @@ CC_HD unsigned long long cc_atomic_max_u64(unsigned long long* addr, unsigned lo
 {
     unsigned long long old = *addr;
     if (value > old) *addr = value;
+    return old;
+}
+CC_HD float cc_atomic_add_f32(float* addr, float value)
+{
+    float old = *addr;
+    *addr = old + value;
     return old;
 }
 #endif
