@@ -129,8 +129,9 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
     /* Per world (index W: the globals): bit 1 static geometry, bit 2 a
      * mesh or heightfield. */
     char* world_has = (char*)cc_host_calloc((size_t)W + 1, 1);
-    /* Per world: the mean over its surfaces of their mean triangle area
-     * (summed here, divided below), and the most triangles one has. */
+    /* Per world: how many surfaces it has, the mean over them of their
+     * mean triangle area (summed here, divided below), and the most
+     * triangles one has. */
     double* mean_area = (double*)cc_host_calloc((size_t)W + 1, sizeof(double));
     int* surfaces = (int*)cc_host_calloc((size_t)W + 1, sizeof(int));
     int64_t* most = (int64_t*)cc_host_calloc((size_t)W + 1, sizeof(int64_t));
@@ -164,13 +165,17 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
         if (type == CC_SHAPE_MESH) {
             /* Its vertices against a plane or another mesh, both ways. */
             items += 2 * vertex_chunks(v, s);
-            blocks += 1;
+            /* Against the ground, and against up to two other surfaces. */
+            int others = (ok ? surfaces[W] + (w >= 0 ? surfaces[w] : 0) : 3) - 1;
+            blocks += 1 + (others < 2 ? others : 2);
             contacts += reduce ? REDUCED_CONTACTS_PER_PATCH : UNREDUCED_CONTACTS_PER_PATCH;
         }
         if ((has & 2) && type != CC_SHAPE_MESH) {
             /* The triangles under the shape's reach on the mean surface it
-             * may meet. One reduced surface pair per shape: a block is
-             * 1.9 KiB, and a pair without one is only written unreduced. */
+             * may meet. A reduced surface pair for each surface it may
+             * touch, up to two (a shape across a seam, or on a mesh lying
+             * on the ground): a block is 1.9 KiB, and a pair without one is
+             * written unreduced. */
             double area = 0.0;
             int64_t cap = 0;
             if (ok) {
@@ -182,7 +187,8 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
                                      : MIN_TRIANGLES_PER_SHAPE;
             if (cap > 0 && tris > (double)cap) tris = (double)cap;
             items += tris < MIN_TRIANGLES_PER_SHAPE ? MIN_TRIANGLES_PER_SHAPE : (int64_t)tris;
-            blocks += 1;
+            int touchable = ok ? surfaces[W] + (w >= 0 ? surfaces[w] : 0) : 2;
+            blocks += touchable < 2 ? 1 : 2;
             contacts += reduce ? REDUCED_CONTACTS_PER_PATCH : UNREDUCED_CONTACTS_PER_PATCH;
         }
     }

@@ -355,6 +355,44 @@ TEST_P(MeshContacts, WorkItemOverflowIsReportedWithTheCountNeeded)
     EXPECT_FALSE(o.mesh_items_overflowed);
 }
 
+TEST_P(MeshContacts, DefaultCapacitiesReduceEveryPairOfManyWorlds)
+{
+    // 300 worlds (more than the smallest block pool), each with a box
+    // resting across the seam of two fine static grids: two surface pairs
+    // per dynamic shape, each with far more raw contacts than a pair keeps
+    // unreduced. With default capacities every pair is reduced and nothing
+    // overflows.
+    const int worlds = 300;
+    Builder env = make_builder(0.01f);
+    int id = add_mesh_data(env.get(), grid_mesh(20, 0.5f));
+    cc_shape_def left = cc_default_shape_def(), right = cc_default_shape_def();
+    left.local.p = {-0.5f, 0.0f, 0.0f};
+    right.local.p = {0.5f, 0.0f, 0.0f};
+    EXPECT_EQ(cc_builder_add_mesh(env.get(), CC_BODY_WORLD, id, {1, 1, 1}, &left, nullptr), CC_OK);
+    EXPECT_EQ(cc_builder_add_mesh(env.get(), CC_BODY_WORLD, id, {1, 1, 1}, &right, nullptr), CC_OK);
+    int body = add_body(env.get(), {0.01f, 0.013f, 0.049f});
+    EXPECT_EQ(cc_builder_add_box(env.get(), body, {0.15f, 0.15f, 0.05f}, nullptr, nullptr), CC_OK);
+    Builder b = make_builder(0.01f);
+    ASSERT_EQ(cc_builder_replicate(b.get(), env.get(), worlds, nullptr), CC_OK) << cc_last_error_message();
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> c = collide(w);
+    cc_pipeline_info info;
+    ASSERT_EQ(cc_pipeline_get_info(w.pipeline.get(), &info), CC_OK);
+    EXPECT_GE(info.mesh_reduction_pairs_max, 2 * worlds);
+    cc_overflow o;
+    ASSERT_EQ(cc_pipeline_get_overflow(w.pipeline.get(), &o), CC_OK);
+    EXPECT_EQ(o.mesh_pairs_unreduced, 0);
+    EXPECT_FALSE(o.contacts_overflowed || o.mesh_items_overflowed);
+    // Both grids hold the box 1 mm deep (the open edges at the seam add
+    // speculative side contacts within the gap), with at most 12 contacts
+    // per pair.
+    EXPECT_GE(c.size(), 2u * 4u * worlds);
+    EXPECT_LE(c.size(), 2u * 12u * worlds);
+    EXPECT_NEAR(min_distance(c), -0.001f, 1e-5f);
+    for (const auto& x : c) EXPECT_TRUE(x.distance >= 0.0f || std::fabs(x.normal.z) > 1.0f - 1e-5f) << x.distance;
+}
+
 TEST_P(MeshContacts, MeshRestsOnAPlaneByItsVertices)
 {
     // A box mesh 2 mm into the ground: its four bottom corners.
