@@ -183,13 +183,27 @@ CC_HD float cc_tri_edge_band(cc_vec3 rel0, cc_vec3 rel1, cc_vec3 w0, cc_vec3 w1,
            CC_TRI_BAND_COORD * cc_minf(cc_maxf(ref_coord, cc_tri_abs_max(w0)), cc_maxf(ref_coord, cc_tri_abs_max(w1)));
 }
 
+/* A bound on every band of the triangle (each vertex band is at most
+ * this, and each edge band a quarter of it): points farther than this from
+ * a vertex or an edge need no band of theirs measured. */
+CC_HD float cc_tri_band_bound(const cc_vec3* rel, const cc_vec3* w, float ref_coord)
+{
+    float rel2 = cc_maxf(cc_v3_length_sq(rel[0]), cc_maxf(cc_v3_length_sq(rel[1]), cc_v3_length_sq(rel[2])));
+    float coord = cc_maxf(ref_coord, cc_maxf(cc_tri_abs_max(w[0]), cc_maxf(cc_tri_abs_max(w[1]), cc_tri_abs_max(w[2]))));
+    /* Slightly wide, so that its own rounding never undercuts a band. */
+    return 1.001f * CC_TRI_VERTEX_BAND * (CC_TRI_BAND_REL * sqrtf(rel2) + CC_TRI_BAND_COORD * coord);
+}
+
 /* The feature of the triangle within its band of point x: the nearest
- * vertex, else the nearest edge; -1 when none. *band gets its band. */
-CC_HD int cc_tri_near_feature(cc_vec3 x, const cc_vec3* rel, const cc_vec3* w, float ref_coord, float* band)
+ * vertex, else the nearest edge; -1 when none. *band gets its band.
+ * `bound`: cc_tri_band_bound of the triangle. */
+CC_HD int cc_tri_near_feature(cc_vec3 x, const cc_vec3* rel, const cc_vec3* w, float ref_coord, float bound,
+                              float* band)
 {
     int kind = -1;
-    float best = 3.0e38f;
+    float best = 3.0e38f, bound2 = bound * bound;
     for (int k = 0; k < 3; ++k) {
+        if (!(cc_v3_length_sq(cc_v3_sub(x, rel[k])) <= bound2)) continue;
         float b = cc_tri_vertex_band(rel[k], w[k], ref_coord);
         float d = cc_v3_length(cc_v3_sub(x, rel[k]));
         if (d <= b && d < best) {
@@ -201,9 +215,11 @@ CC_HD int cc_tri_near_feature(cc_vec3 x, const cc_vec3* rel, const cc_vec3* w, f
     if (kind >= 0) return kind;
     for (int k = 0; k < 3; ++k) {
         int j = k == 2 ? 0 : k + 1;
-        float b = cc_tri_edge_band(rel[k], rel[j], w[k], w[j], ref_coord);
         cc_vec3 d = cc_v3_sub(rel[j], rel[k]);
-        float e = cc_v3_length(cc_v3_sub(x, cc_v3_madd(rel[k], d, cc_segment_closest_param(x, rel[k], d))));
+        cc_vec3 off = cc_v3_sub(x, cc_v3_madd(rel[k], d, cc_segment_closest_param(x, rel[k], d)));
+        if (!(cc_v3_length_sq(off) <= bound2)) continue;
+        float b = cc_tri_edge_band(rel[k], rel[j], w[k], w[j], ref_coord);
+        float e = cc_v3_length(off);
         if (e <= b && e < best) {
             best = e;
             *band = b;
@@ -222,10 +238,10 @@ CC_HD int cc_tri_near_feature(cc_vec3 x, const cc_vec3* rel, const cc_vec3* w, f
  * relative to the reference point, as q and foot; w: world. */
 CC_HD int cc_triangle_feature(cc_vec3 q, cc_vec3 foot, const cc_vec3* rel, const cc_vec3* w, float ref_coord)
 {
-    float band;
-    int kind = cc_tri_near_feature(foot, rel, w, ref_coord, &band);
+    float band, bound = cc_tri_band_bound(rel, w, ref_coord);
+    int kind = cc_tri_near_feature(foot, rel, w, ref_coord, bound, &band);
     if (kind >= 0) return kind;
-    kind = cc_tri_near_feature(q, rel, w, ref_coord, &band);
+    kind = cc_tri_near_feature(q, rel, w, ref_coord, bound, &band);
     return kind >= 0 ? kind | CC_TRI_OUTSIDE : CC_TRI_FACE;
 }
 
@@ -405,13 +421,13 @@ CC_HD int cc_triangle_dedupe_points(cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_v
 {
     cc_vec3 w[3] = {t0, t1, t2};
     cc_vec3 rel[3] = {cc_v3_sub(t0, ref), cc_v3_sub(t1, ref), cc_v3_sub(t2, ref)};
-    float ref_coord = cc_tri_abs_max(ref);
+    float ref_coord = cc_tri_abs_max(ref), bound = cc_tri_band_bound(rel, w, ref_coord);
     int n = 0;
     for (int i = 0; i < m->count; ++i) {
         /* The point's core point on the triangle, relative to ref. */
         cc_vec3 q = cc_v3_sub(cc_v3_madd(m->point[i], m->normal, 0.5f * m->distance[i]), ref);
         float band;
-        int kind = cc_tri_near_feature(q, rel, w, ref_coord, &band);
+        int kind = cc_tri_near_feature(q, rel, w, ref_coord, bound, &band);
         if (kind >= 0 && !cc_triangle_keep_feature(kind, t0, t1, t2, ref, flags)) continue;
         m->point[n] = m->point[i];
         m->distance[n] = m->distance[i];
