@@ -89,6 +89,47 @@ CC_HD float cc_convex_separation(const cc_convex* a, const cc_convex* b, cc_vec3
     return cc_v3_dot(cc_v3_sub(*pb, *pa), n);
 }
 
+/* What the polish needs of a feature f of c along d: the size of its exact
+ * support set (the points within `slab` of the highest), the first of its
+ * points, and its edge direction: a supporting segment's, or the rim's
+ * tangent at a single supporting corner of a cap polygon or side line, or
+ * a point feature's own edge (zero when none). */
+typedef struct cc_edge_view {
+    int count; /* 1, 2, or more: a polygon */
+    cc_vec3 p0, e;
+} cc_edge_view;
+
+CC_HD cc_edge_view cc_feature_edge_view(const cc_convex* c, const cc_feature* f, cc_vec3 d, float slab)
+{
+    cc_edge_view v;
+    v.count = f->count;
+    v.p0 = f->p[0];
+    v.e = f->edge;
+    if (f->count < 2) return v;
+    float top = -3.0e38f;
+    for (int i = 0; i < f->count; ++i) top = cc_maxf(top, cc_v3_dot(f->p[i], d));
+    int k = 0;
+    cc_vec3 p1 = f->p[0];
+    for (int i = 0; i < f->count; ++i) {
+        if (!(cc_v3_dot(f->p[i], d) >= top - slab)) continue;
+        if (k == 0) v.p0 = f->p[i];
+        if (k == 1) p1 = f->p[i];
+        ++k;
+    }
+    if (k == 2) {
+        v.count = 2;
+        v.e = cc_v3_sub(p1, v.p0);
+    } else if (k == 1) {
+        cc_feature corner;
+        cc_feature_rim_corner(c, v.p0, &corner);
+        v.count = 1;
+        v.e = corner.edge;
+    } else {
+        v.count = k;
+    }
+    return v;
+}
+
 /* The separation has a kink at a face normal, so an iterative direction a
  * hair off a face loses depth to first order. The supporting features
  * along the direction offer the exact candidates: a face normal of either
@@ -110,24 +151,18 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
      * edge, and a single supporting corner of a cap polygon or side line
      * lies on a rim, whose tangent is its edge. The features themselves
      * stay as chosen: the manifold clips them. */
-    cc_feature sa, sb, ga = *fa, gb = *fb;
-    cc_feature_support_set(fa, *n, 100.0f * tol, &sa);
-    cc_feature_support_set(fb, cc_v3_neg(*n), 100.0f * tol, &sb);
-    if (sa.count == 2) ga = sa;
-    if (sb.count == 2) gb = sb;
-    if (sa.count == 1 && fa->count > 1) cc_feature_rim_corner(a, sa.p[0], &ga);
-    if (sb.count == 1 && fb->count > 1) cc_feature_rim_corner(b, sb.p[0], &gb);
-    cc_vec3 ea = ga.count == 2 ? cc_v3_sub(ga.p[1], ga.p[0]) : ga.edge;
-    cc_vec3 eb = gb.count == 2 ? cc_v3_sub(gb.p[1], gb.p[0]) : gb.edge;
+    cc_edge_view ga = cc_feature_edge_view(a, fa, *n, 100.0f * tol);
+    cc_edge_view gb = cc_feature_edge_view(b, fb, cc_v3_neg(*n), 100.0f * tol);
+    cc_vec3 ea = ga.e, eb = gb.e;
     if (ga.count <= 2 && gb.count <= 2) {
         cc_vec3 c = cc_v3_normalize(cc_v3_cross(ea, eb));
         if (cc_v3_length_sq(c) < 0.5f) {
             /* A plain point against an edge: the perpendicular from the
              * point to the edge's line. */
-            cc_vec3 p = ga.p[0], q = gb.p[0], e = eb;
+            cc_vec3 p = ga.p0, q = gb.p0, e = eb;
             if (cc_v3_length_sq(eb) < cc_v3_length_sq(ea)) {
-                p = gb.p[0];
-                q = ga.p[0];
+                p = gb.p0;
+                q = ga.p0;
                 e = ea;
             }
             float el = cc_v3_length_sq(e);
@@ -164,9 +199,10 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
  * shape, or the direction perpendicular to two edges. The best of them
  * replaces the direction when it separates more; curved rims move their
  * contact point with the direction, so that repeats a few rounds. Leaves
- * the features supporting the final direction in fa and fb. */
-CC_HD void cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
-                            cc_feature* fa, cc_feature* fb)
+ * the features supporting the final direction in fa and fb. Returns 1 when
+ * the last round found nothing better: polishing again is a no-op. */
+CC_HD int cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
+                           cc_feature* fa, cc_feature* fb)
 {
     int improved = 1;
     for (int round = 0; round < 4 && improved; ++round) cc_convex_polish_once(a, b, n, sep, tol, fa, fb, &improved);
@@ -174,6 +210,7 @@ CC_HD void cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3* n, 
         cc_convex_feature(a, *n, fa);
         cc_convex_feature(b, cc_v3_neg(*n), fb);
     }
+    return !improved;
 }
 
 /* Steepest ascent of sep on the unit sphere from *n. The gradient of sep
@@ -313,37 +350,45 @@ CC_HD int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, cc_ve
 }
 
 /* Local search from *n: exact feature directions, then the ascent unless
- * that direction is already stationary. */
-CC_HD void cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
-                           int* evaluations)
+ * that direction is already stationary. Returns 1 when it ends polished
+ * (fa and fb then hold the features along the final *n and polishing
+ * again would change nothing), 0 after the ascent. */
+CC_HD int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
+                          int* evaluations, cc_feature* fa, cc_feature* fb)
 {
-    cc_feature fa, fb;
-    cc_convex_polish(a, b, n, sep, tol, &fa, &fb);
+    int polished = cc_convex_polish(a, b, n, sep, tol, fa, fb);
     /* A face or edge direction whose support sets face each other is the
      * optimum already (resting polytopes end here). */
-    if (cc_convex_stationary(&fa, &fb, *n, 10.0f * tol)) return;
+    if (cc_convex_stationary(fa, fb, *n, 10.0f * tol)) return polished;
     cc_convex_ascend(a, b, scale, tol, n, sep, evaluations);
+    return 0;
 }
 
 /* Separated cores: the line between the two support points is the normal
  * at the optimum, and n <- direction(s_B(-n) - s_A(n)) converges to it
  * fast while the gap is small against the curvature. sep is flat there,
  * so this sharpens the normal where the ascent's sep test cannot. Steps
- * that lose separation beyond the tolerance are refused. */
-CC_HD void cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol, int* evals)
+ * that lose separation beyond the tolerance are refused. Returns 1 when it
+ * moved *n. */
+CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol, int* evals)
 {
-    if (!(*sep > 0.0f)) return;
+    int moved = 0;
+    if (!(*sep > 0.0f)) return 0;
     for (int it = 0; it < 4; ++it) {
         cc_vec3 pa, pb;
         cc_convex_separation(a, b, *n, &pa, &pb);
         cc_vec3 m = cc_v3_normalize(cc_v3_sub(pb, pa));
-        if (!(cc_v3_length_sq(m) > 0.5f) || cc_v3_dot(m, *n) > 1.0f - 1.0e-12f) break;
+        /* Settled: the direction moves by less than float rounding can
+         * tell (a face's normal after the polish lands here at once). */
+        if (!(cc_v3_length_sq(m) > 0.5f) || cc_v3_length_sq(cc_v3_sub(m, *n)) < 1.0e-12f) break;
         float sm = cc_convex_separation(a, b, m, &pa, &pb);
         (*evals) += 2;
         if (!(sm >= *sep - tol)) break;
         *n = m;
         *sep = cc_maxf(*sep, sm);
+        moved = 1;
     }
+    return moved;
 }
 
 /* Witness points for the final direction, a pair facing each other along
@@ -410,9 +455,9 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
         cc_vec3 n = g.normal, pa, pb;
         float sep = cc_convex_separation(a, b, n, &pa, &pb);
         if (sep > limit) return 0;
-        cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations);
-        cc_convex_align(a, b, &n, &sep, tol, &r->iterations);
-        cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
+        int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
+        if (cc_convex_align(a, b, &n, &sep, tol, &r->iterations) || !polished)
+            cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
         if (sep > limit) return 0;
         pa = g.point_a;
         pb = g.point_b;
@@ -431,7 +476,8 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     cc_vec3 n = m.hit ? m.normal : (g.status == CC_GJK_SEPARATED ? g.normal : cc_v3(0.0f, 0.0f, 1.0f));
     cc_vec3 pa, pb;
     float sep = cc_convex_separation(a, b, n, &pa, &pb);
-    cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations);
+    /* Whether r's features already belong to the final n, polished. */
+    int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
     /* Relative to the cores: a sphere's core is a point, whose ray from the
      * other shape's centre can leave through the wrong face at any depth. */
     float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
@@ -538,14 +584,18 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             /* Shallower, a shape's direction below the optimum found is not
              * worth a climb; very deep, every start is. */
             if (k < 2 && !very_deep && start_sep[k] < sep) continue;
-            cc_convex_climb(a, b, scale, tol, &start[k], &start_sep[k], &r->iterations);
+            cc_feature fa, fb;
+            int start_polished = cc_convex_climb(a, b, scale, tol, &start[k], &start_sep[k], &r->iterations, &fa, &fb);
             if (start_sep[k] > sep) {
                 sep = start_sep[k];
                 n = start[k];
+                polished = start_polished;
+                r->feature_a = fa;
+                r->feature_b = fb;
             }
         }
     }
-    cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
+    if (!polished) cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
     if (sep > limit) return 0;
     pa = cc_support(a, n);
     pb = cc_support(b, cc_v3_neg(n));
