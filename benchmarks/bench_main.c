@@ -51,6 +51,8 @@ typedef struct run_result {
     double narrow_gbps, peak_gbps;
     cc_route_stats routes[32];
     int route_count;
+    double route_best_ns[32]; /* fastest of the profiled passes, per route */
+    int passes;               /* profiled passes */
     /* Memory [bytes]: the model (shared meshes, heightfields and hulls
      * included), the pipeline's buffers, the contact rows and the state. */
     size_t model_bytes, pipeline_bytes, contact_bytes, state_bytes;
@@ -449,13 +451,18 @@ static int run_one(const options* o, bench_scene scene, int worlds, int shapes, 
     }
     TRY(cc_pipeline_get_info(s.pipeline, &r->info));
     TRY(cc_pipeline_set_profiling(s.pipeline, 1));
+    r->passes = o->repeat;
     for (int i = 0; i < o->repeat; ++i) {
         cc_stage_times t;
         TRY(cc_collide(s.pipeline, s.state, s.contacts, NULL));
         TRY(cc_pipeline_get_stage_times(s.pipeline, &t));
         add_stage_times(&r->stages, &t, 1.0 / o->repeat);
+        /* Per route, the fastest pass: on a shared machine single passes
+         * of a few microseconds per route swing with other load. */
+        TRY(cc_pipeline_get_route_stats(s.pipeline, r->routes, 32, &r->route_count));
+        for (int k = 0; k < r->route_count; ++k)
+            if (i == 0 || r->routes[k].ns_per_pair < r->route_best_ns[k]) r->route_best_ns[k] = r->routes[k].ns_per_pair;
     }
-    TRY(cc_pipeline_get_route_stats(s.pipeline, r->routes, 32, &r->route_count));
     TRY(cc_pipeline_set_profiling(s.pipeline, 0));
     {
         double t0 = now_ms();
@@ -581,7 +588,8 @@ static void print_routes(const run_result* r)
     for (int i = 0; i < r->route_count; ++i) {
         const cc_route_stats* s = &r->routes[i];
         printf("  route %-8s-%-8s pairs %9d", cc_shape_type_name(s->type_a), cc_shape_type_name(s->type_b), s->pairs);
-        if (s->ns_per_pair >= 0) printf("  %8.1f ns/pair", s->ns_per_pair);
+        if (s->ns_per_pair >= 0) printf("  %8.1f ns/pair (best of %d passes; last %.1f)", r->route_best_ns[i], r->passes,
+                                         s->ns_per_pair);
         if (s->ns_per_pair >= 0 && is_surface_route(s)) printf("  (dispatch only: the mesh stages are below)");
         printf("\n");
     }
@@ -616,9 +624,9 @@ static void write_json(FILE* f, const options* o, const run_result* r, int first
             r->model_bytes, r->pipeline_bytes, r->contact_bytes, r->state_bytes, r->grows > 0,
             r->estimated.rigid_contact_max, r->estimated.mesh_work_items_max, surface_ns_per_pair(r, NULL));
     for (int i = 0; i < r->route_count; ++i)
-        fprintf(f, "%s{\"a\": \"%s\", \"b\": \"%s\", \"pairs\": %d, \"ns_per_pair\": %.3f}", i ? ", " : "",
-                cc_shape_type_name(r->routes[i].type_a), cc_shape_type_name(r->routes[i].type_b), r->routes[i].pairs,
-                r->routes[i].ns_per_pair);
+        fprintf(f, "%s{\"a\": \"%s\", \"b\": \"%s\", \"pairs\": %d, \"ns_per_pair\": %.3f, \"ns_per_pair_best\": %.3f}",
+                i ? ", " : "", cc_shape_type_name(r->routes[i].type_a), cc_shape_type_name(r->routes[i].type_b),
+                r->routes[i].pairs, r->routes[i].ns_per_pair, r->route_best_ns[i]);
     fprintf(f, "]}");
 }
 
