@@ -56,6 +56,7 @@ typedef struct run_result {
     /* Memory [bytes]: the model (shared meshes, heightfields and hulls
      * included), the pipeline's buffers, the contact rows and the state. */
     size_t model_bytes, pipeline_bytes, contact_bytes, state_bytes;
+    cc_model_memory model_memory; /* the model's bytes by kind */
     /* The pass with reduction off (surface scenes): its contacts, what it
      * needed and its time; unreduced_ok is zero if it could not be sized. */
     int has_unreduced, unreduced_ok;
@@ -473,6 +474,7 @@ static int run_one(const options* o, bench_scene scene, int worlds, int shapes, 
     TRY(cc_pipeline_get_overflow(s.pipeline, &r->overflow));
     r->pairs = r->overflow.pairs_needed;
     r->model_bytes = cc_model_device_bytes(s.model);
+    TRY(cc_model_get_memory(s.model, &r->model_memory));
     r->pipeline_bytes = r->info.device_bytes;
     r->contact_bytes = (size_t)r->info.rigid_contact_max * 56u;
     r->state_bytes = (size_t)cc_model_body_count(s.model) * (sizeof(cc_transform) + 2 * sizeof(cc_vec3));
@@ -552,10 +554,13 @@ static void print_row(const options* o, const run_result* r)
                    r->contacts > 0 ? (double)r->contacts_unreduced / r->contacts : 0.0, r->unreduced_stages.total_ms,
                    r->unreduced_stages.narrow_phase_ms, r->unreduced_capacity);
     }
-    printf("  memory: model %.3f MiB (meshes, heightfields and hulls stored once), per world: pipeline %.1f KiB, "
-           "contacts %.1f KiB, state %.2f KiB\n",
-           r->model_bytes / (1024.0 * 1024.0), r->pipeline_bytes / 1024.0 / r->worlds,
-           r->contact_bytes / 1024.0 / r->worlds, r->state_bytes / 1024.0 / r->worlds);
+    const cc_model_memory* mm = &r->model_memory;
+    printf("  memory: model %.3f MiB = meshes, heightfields and hulls %.3f MiB (stored once) + shape and body rows "
+           "%.2f KiB per world + filters %.1f KiB; per world: pipeline %.1f KiB, contacts %.1f KiB, state %.2f KiB\n",
+           r->model_bytes / (1024.0 * 1024.0), mm->geometry_bytes / (1024.0 * 1024.0),
+           (mm->shape_bytes + mm->body_bytes) / 1024.0 / r->worlds, mm->filter_bytes / 1024.0,
+           r->pipeline_bytes / 1024.0 / r->worlds, r->contact_bytes / 1024.0 / r->worlds,
+           r->state_bytes / 1024.0 / r->worlds);
 }
 
 static int is_surface_route(const cc_route_stats* s)
@@ -611,7 +616,7 @@ static void write_json(FILE* f, const options* o, const run_result* r, int first
             "\"reduce_contacts\": %d, \"contacts_unreduced\": %d, \"unreduced_ms\": %.6f, "
             "\"mesh_items_needed\": %d, \"mesh_items_capacity\": %d, \"mesh_items_overflowed\": %d, "
             "\"contacts_overflowed\": %d, \"model_bytes\": %zu, \"pipeline_bytes\": %zu, \"contact_bytes\": %zu, "
-            "\"state_bytes\": %zu, \"capacity_grown\": %d, \"rigid_contact_max_estimated\": %d, "
+            "\"state_bytes\": %zu, \"model_geometry_bytes\": %zu, \"model_row_bytes\": %zu, \"capacity_grown\": %d, \"rigid_contact_max_estimated\": %d, "
             "\"mesh_items_estimated\": %d, \"surface_ns_per_pair\": %.3f, \"routes\": [",
             first ? "" : ",\n", scene_name(r->scene), o->device.kind == CC_DEVICE_CUDA ? "cuda" : "cpu", r->worlds,
             r->shapes, cc_broad_phase_name(r->info.broad_phase), r->pairs, r->contacts, r->stages.aabb_ms,
@@ -621,7 +626,8 @@ static void write_json(FILE* f, const options* o, const run_result* r, int first
             r->has_unreduced && !r->unreduced_ok ? -1 : r->contacts_unreduced,
             r->has_unreduced ? r->unreduced_stages.total_ms : r->stages.total_ms, r->overflow.mesh_items_needed,
             r->overflow.mesh_items_capacity, r->overflow.mesh_items_overflowed, r->overflow.contacts_overflowed,
-            r->model_bytes, r->pipeline_bytes, r->contact_bytes, r->state_bytes, r->grows > 0,
+            r->model_bytes, r->pipeline_bytes, r->contact_bytes, r->state_bytes, r->model_memory.geometry_bytes,
+            r->model_memory.shape_bytes + r->model_memory.body_bytes, r->grows > 0,
             r->estimated.rigid_contact_max, r->estimated.mesh_work_items_max, surface_ns_per_pair(r, NULL));
     for (int i = 0; i < r->route_count; ++i)
         fprintf(f, "%s{\"a\": \"%s\", \"b\": \"%s\", \"pairs\": %d, \"ns_per_pair\": %.3f, \"ns_per_pair_best\": %.3f}",

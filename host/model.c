@@ -335,6 +335,25 @@ int cc_model_world_count(const cc_model* m) { return m ? m->host_view.world_coun
 cc_device cc_model_device(const cc_model* m) { return m ? m->device : cc_device_cpu(); }
 size_t cc_model_device_bytes(const cc_model* m) { return m ? m->block_bytes : 0; }
 
+cc_status cc_model_get_memory(const cc_model* m, cc_model_memory* out)
+{
+    if (!m || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_model_get_memory: model or out is NULL");
+    const cc_model_view* v = &m->host_view;
+    cc_model_memory r = {0, 0, 0, 0};
+#define CC_COUNT_SHAPE(type, name, comment) r.shape_bytes += align16(sizeof(type) * (size_t)v->shape_count);
+#define CC_COUNT_BODY(type, name, comment) r.body_bytes += align16(sizeof(type) * (size_t)v->body_count);
+#define CC_COUNT_POOL(type, name, comment) r.geometry_bytes += align16(sizeof(type) * (size_t)v->name##_count);
+    CC_SHAPE_COLUMNS(CC_COUNT_SHAPE)
+    CC_BODY_COLUMNS(CC_COUNT_BODY)
+    CC_POOL_COLUMNS(CC_COUNT_POOL)
+#undef CC_COUNT_SHAPE
+#undef CC_COUNT_BODY
+#undef CC_COUNT_POOL
+    r.filter_bytes = align16(sizeof(uint64_t) * (size_t)v->filter_pair_count);
+    *out = r;
+    return cc_ok();
+}
+
 cc_vec3 cc_model_gravity(const cc_model* m)
 {
     cc_vec3 zero = {0.0f, 0.0f, 0.0f};

@@ -131,6 +131,7 @@ TEST(MeshStorage, ReplicatedWorldsShareThePools)
     std::vector<int> t;
     grid_mesh(100, &v, &t); // 10,201 vertices, 20,000 triangles
     std::vector<float> heights(128 * 128, 0.5f);
+    std::vector<size_t> geometry, rows; // model bytes by kind, per call below
     auto model_bytes = [&](int worlds) {
         Builder templ = make_builder();
         int mesh = -1, body = add_body(templ.get(), {0, 0, 0});
@@ -151,9 +152,19 @@ TEST(MeshStorage, ReplicatedWorldsShareThePools)
         cc_model* m = nullptr;
         EXPECT_EQ(cc_builder_finalize(b.get(), cc_device_cpu(), &m), CC_OK);
         Model model(m);
+        cc_model_memory mem;
+        EXPECT_EQ(cc_model_get_memory(m, &mem), CC_OK);
+        EXPECT_EQ(mem.shape_bytes + mem.body_bytes + mem.filter_bytes + mem.geometry_bytes, cc_model_device_bytes(m));
+        geometry.push_back(mem.geometry_bytes);
+        rows.push_back(mem.shape_bytes + mem.body_bytes);
         return cc_model_device_bytes(m);
     };
     size_t one = model_bytes(1), many = model_bytes(256);
+    // The mesh, its BVH and the heightfield are the same bytes at 1 and 256
+    // worlds; the rows grow with the worlds' shapes and bodies.
+    EXPECT_EQ(geometry[0], geometry[1]);
+    EXPECT_GT(geometry[0], 400000u);
+    EXPECT_GT(rows[1], 100u * rows[0]);
     // Per world: 2 shapes and a body, a few hundred bytes; the pools (about
     // 420 KB of mesh and 64 KB of samples) are stored once.
     EXPECT_GT(one, 400000u);

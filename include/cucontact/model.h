@@ -290,6 +290,17 @@ cc_status cc_model_get_body_mass(const cc_model* m, int body, cc_mass_properties
 /// Device memory the model's arrays occupy [bytes].
 size_t cc_model_device_bytes(const cc_model* m);
 
+/// The model's device memory by what it holds [bytes]; the fields add up to
+/// cc_model_device_bytes.
+typedef struct cc_model_memory {
+    size_t shape_bytes;    ///< a row per shape (geometry, pose, filters, materials): grows with the worlds
+    size_t body_bytes;     ///< a row per body (world, parent, mass): grows with the worlds
+    size_t filter_bytes;   ///< explicit filter pairs
+    size_t geometry_bytes; ///< hulls, meshes with their BVHs, heightfields: stored once, whatever uses them
+} cc_model_memory;
+
+cc_status cc_model_get_memory(const cc_model* m, cc_model_memory* out);
+
 /// A state holding the body poses the builder gave (velocities zero).
 cc_status cc_state_create(const cc_model* m, cc_state** out);
 void cc_state_destroy(cc_state* s);
