@@ -42,6 +42,7 @@ typedef struct options {
 typedef struct run_result {
     bench_scene scene;
     int worlds, shapes;
+    float gap; /* every shape's detection gap [m] */
     cc_pipeline_info info;
     int pairs, contacts;
     cc_overflow overflow;
@@ -53,6 +54,7 @@ typedef struct run_result {
     int route_count;
     double route_best_ns[32]; /* fastest of the profiled passes, per route */
     int passes;               /* profiled passes */
+    double narrow_best_ms;    /* fastest narrow phase (mesh stages included) of those passes */
     /* Memory [bytes]: the model (shared meshes, heightfields and hulls
      * included), the pipeline's buffers, the contact rows and the state. */
     size_t model_bytes, pipeline_bytes, contact_bytes, state_bytes;
@@ -83,12 +85,12 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: cucontact-bench [options]\n"
-            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain or all (default all)\n"
+            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain, sphere-mesh or all (default all)\n"
             "  --device cpu|cuda[:N] backend (default cpu)\n"
             "  --worlds W[,W...]     worlds per scene; a list prints a scaling table\n"
-            "                        (default 64; sap: 1, mesh: 8, terrain: 32)\n"
+            "                        (default 64; sap: 1, mesh: 8, terrain: 32, sphere-mesh: 256)\n"
             "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000,\n"
-            "                        terrain 16; mesh: 16 primitives on its wavy tile besides its 5 meshes\n"
+            "                        terrain and sphere-mesh 16; mesh: 16 primitives on its wavy tile besides its 5 meshes\n"
             "                        and 3 primitives)\n"
             "  --broad-phase B       auto, nxn, sap or explicit (default auto)\n"
             "  --repeat R            passes timed per run (default 10)\n"
@@ -149,7 +151,7 @@ static int parse_options(int argc, char** argv, options* o)
             snprintf(buf, sizeof buf, "%s", v);
             for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
                 if (o->scene_count == SCENE_COUNT || !scene_from_name(tok, &o->scenes[o->scene_count])) {
-                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, convex, mesh, terrain, all)\n", tok);
+                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, convex, mesh, terrain, sphere-mesh, all)\n", tok);
                     return 0;
                 }
                 o->scene_count++;
@@ -234,7 +236,8 @@ static int default_shapes(bench_scene s)
     case SCENE_PILE:
     case SCENE_CONVEX: return 200;
     case SCENE_MESH: return 16;
-    case SCENE_TERRAIN: return 16;
+    case SCENE_TERRAIN:
+    case SCENE_SPHERE_MESH: return 16;
     default: return 10000;
     }
 }
@@ -244,6 +247,7 @@ static int default_worlds(bench_scene s)
     case SCENE_SAP: return 1;
     case SCENE_MESH: return 8;
     case SCENE_TERRAIN: return 32;
+    case SCENE_SPHERE_MESH: return 256;
     default: return 64;
     }
 }
@@ -443,6 +447,7 @@ static int run_one(const options* o, bench_scene scene, int worlds, int shapes, 
     r->scene = scene;
     r->worlds = worlds;
     r->shapes = shapes;
+    r->gap = o->gap;
     TRY(create_objects(o, scene, worlds, shapes, o->device, &s));
     TRY(cc_pipeline_get_info(s.pipeline, &r->estimated));
     {
@@ -458,6 +463,7 @@ static int run_one(const options* o, bench_scene scene, int worlds, int shapes, 
         TRY(cc_collide(s.pipeline, s.state, s.contacts, NULL));
         TRY(cc_pipeline_get_stage_times(s.pipeline, &t));
         add_stage_times(&r->stages, &t, 1.0 / o->repeat);
+        if (i == 0 || t.narrow_phase_ms < r->narrow_best_ms) r->narrow_best_ms = t.narrow_phase_ms;
         /* Per route, the fastest pass: on a shared machine single passes
          * of a few microseconds per route swing with other load. */
         TRY(cc_pipeline_get_route_stats(s.pipeline, r->routes, 32, &r->route_count));
@@ -534,6 +540,11 @@ static void print_row(const options* o, const run_result* r)
                r->overflow.mesh_items_needed, r->overflow.mesh_items_capacity,
                r->overflow.mesh_items_needed - r->overflow.mesh_items_capacity);
     if (!scene_has_surfaces(r->scene)) return;
+    if (r->scene == SCENE_SPHERE_MESH && r->worlds * r->shapes > 0)
+        printf("  sphere queries on the 20,000-triangle tile: %.3f us each (the fastest pass's narrow phase and mesh "
+               "stages per sphere; mean %.3f us; gap %g m per shape)\n",
+               1e3 * r->narrow_best_ms / (r->worlds * r->shapes),
+               1e3 * r->stages.narrow_phase_ms / (r->worlds * r->shapes), r->gap);
     printf("  mesh: work items %d (estimated capacity %d, estimate/actual %.2f), %s", r->overflow.mesh_items_needed,
            r->estimated.mesh_work_items_max,
            r->overflow.mesh_items_needed > 0 ? (double)r->estimated.mesh_work_items_max / r->overflow.mesh_items_needed

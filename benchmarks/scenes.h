@@ -11,6 +11,7 @@ typedef enum bench_scene {
     SCENE_CONVEX,
     SCENE_MESH,
     SCENE_TERRAIN,
+    SCENE_SPHERE_MESH,
     SCENE_COUNT
 } bench_scene;
 

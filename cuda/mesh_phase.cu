@@ -27,6 +27,15 @@ __global__ void cc_mesh_narrowphase_kernel(cc_pass_view v, int pass)
     cc_mesh_narrowphase_thread((int)j, &v.model, v.grouped_pairs, v.shape_pose, v.body_pose, &v.mesh, sink, pass);
 }
 
+__global__ void cc_mesh_emit_slots_kernel(cc_pass_view v)
+{
+    int blocks = cc_min_i32(v.counters->mesh_block_count, v.mesh.block_capacity);
+    int64_t n = (int64_t)blocks * CC_REDUCE_SLOTS;
+    cc_contact_sink sink = cc_pass_contact_sink(&v);
+    CC_GRID_STRIDE_LOOP(t, n)
+    cc_mesh_emit_slot_thread((int)t, blocks, &v.model, v.grouped_pairs, v.shape_pose, v.body_pose, &v.mesh, sink);
+}
+
 __global__ void cc_mesh_kind_histogram_kernel(cc_pass_view v)
 {
     int n = cc_mesh_item_total(&v.mesh, v.counters);
@@ -64,7 +73,12 @@ cc_status cc_cuda_mesh_clear_slots(const cc_pass_view* v, cudaStream_t s)
 
 cc_status cc_cuda_mesh_contacts(const cc_pass_view* v, int emit, cudaStream_t s)
 {
-    int pass = emit ? CC_MESH_PASS_EMIT : v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
+    if (emit) {
+        int64_t slots = (int64_t)v->mesh.block_capacity * CC_REDUCE_SLOTS;
+        cc_mesh_emit_slots_kernel<<<cc_grid_for(slots), CC_BLOCK_SIZE, 0, s>>>(*v);
+        return cc_cuda_check("mesh emit kernel");
+    }
+    int pass = v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
     cc_mesh_narrowphase_kernel<<<cc_grid_for(v->mesh.item_capacity), CC_BLOCK_SIZE, 0, s>>>(*v, pass);
     return cc_cuda_check("mesh narrow-phase kernel");
 }

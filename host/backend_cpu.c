@@ -183,14 +183,22 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
         for (int j = 0; j < items; ++j) cc_mesh_kind_scatter_thread(j, &v->mesh, c);
         break;
     }
-    case CC_STAGE_MESH_CONTACTS:
-    case CC_STAGE_MESH_EMIT: {
-        int pass = stage == CC_STAGE_MESH_EMIT ? CC_MESH_PASS_EMIT : v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
+    case CC_STAGE_MESH_CONTACTS: {
+        int pass = v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
         int items = cc_min_i32(c->mesh_item_count, v->mesh.item_capacity);
         cc_contact_sink sink = cc_pass_contact_sink(v);
         for (int j = 0; j < items; ++j)
             cc_mesh_narrowphase_thread(shuffled(j, items, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
                                        v->body_pose, &v->mesh, sink, pass);
+        break;
+    }
+    case CC_STAGE_MESH_EMIT: {
+        int blocks = cc_min_i32(c->mesh_block_count, v->mesh.block_capacity);
+        int slots = blocks * CC_REDUCE_SLOTS;
+        cc_contact_sink sink = cc_pass_contact_sink(v);
+        for (int t = 0; t < slots; ++t)
+            cc_mesh_emit_slot_thread(shuffled(t, slots, v->shuffle_seed), blocks, m, v->grouped_pairs, v->shape_pose,
+                                     v->body_pose, &v->mesh, sink);
         break;
     }
     case CC_STAGE_FINALIZE:

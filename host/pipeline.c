@@ -366,17 +366,19 @@ static cc_status setup_mesh(cc_pipeline* p, const cc_capacity_estimate* est)
     if (d->mesh_work_items_max < 0 && items < 1024) items = 1024;
     if (d->reduce_contacts && blocks < 1) blocks = 1;
     if (blocks > INT32_MAX / CC_REDUCE_SLOTS) blocks = INT32_MAX / CC_REDUCE_SLOTS;
-    void *item_buf = NULL, *grouped = NULL, *slots = NULL;
+    void *item_buf = NULL, *grouped = NULL, *slots = NULL, *block_pair = NULL;
     cc_status s = pipeline_alloc(p, sizeof(cc_mesh_item) * (size_t)items, &item_buf);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_mesh_item) * (size_t)items, &grouped);
     if (s == CC_OK && blocks)
         s = pipeline_alloc(p, sizeof(unsigned long long) * CC_REDUCE_SLOTS * (size_t)blocks, &slots);
+    if (s == CC_OK && blocks) s = pipeline_alloc(p, sizeof(int) * (size_t)blocks, &block_pair);
     if (s != CC_OK) return s;
     cc_mesh_view* mv = &p->view.mesh;
     mv->items = (cc_mesh_item*)item_buf;
     mv->grouped_items = (cc_mesh_item*)grouped;
     mv->item_capacity = (int)items;
     mv->slots = (unsigned long long*)slots;
+    mv->block_pair = (int*)block_pair;
     mv->block_capacity = (int)blocks;
     mv->reduce = d->reduce_contacts != 0;
     p->info.mesh_work_items_max = (int)items;

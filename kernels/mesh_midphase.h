@@ -43,6 +43,7 @@ typedef struct cc_mesh_view {
     cc_mesh_item* grouped_items; /* the same, grouped by kind */
     int item_capacity;
     unsigned long long* slots; /* block_capacity * CC_REDUCE_SLOTS */
+    int* block_pair;           /* block_capacity: the grouped pair that took each block */
     int block_capacity;
     int reduce; /* contact reduction on */
 } cc_mesh_view;
@@ -97,6 +98,16 @@ CC_HD cc_aabb cc_aabb_in_frame(cc_aabb box, cc_transform pose, cc_vec3 scale, fl
     return r;
 }
 
+/* A reduction block for grouped pair `pair`, or -1 past the capacity (the
+ * pair is then written unreduced: more rows, but nothing dropped). */
+CC_HD int cc_mesh_take_block(const cc_mesh_view* mv, cc_pass_counters* c, int pair)
+{
+    int b = cc_atomic_add_i32(&c->mesh_block_count, 1);
+    if (b >= mv->block_capacity) return -1;
+    mv->block_pair[b] = pair;
+    return b;
+}
+
 CC_HD void cc_mesh_emit(const cc_mesh_view* mv, cc_pass_counters* c, int pair, int block, int element, int kind)
 {
     int slot = cc_atomic_add_i32(&c->mesh_item_count, 1);
@@ -146,10 +157,7 @@ CC_HD void cc_mesh_emitter_add(cc_mesh_emitter* e, const cc_mesh_view* mv, cc_pa
             e->held[e->held_count++] = element;
             return;
         }
-        /* Past the block capacity the pair is written unreduced: more rows,
-         * but nothing dropped. */
-        int b = cc_atomic_add_i32(&c->mesh_block_count, 1);
-        e->block = b < mv->block_capacity ? b : -1;
+        e->block = cc_mesh_take_block(mv, c, e->pair);
         e->taken = 1;
         for (int k = 0; k < e->held_count; ++k) cc_mesh_emit(mv, c, e->pair, e->block, e->held[k], e->kind);
         e->held_count = 0;
@@ -290,10 +298,7 @@ CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair*
     }
     int block = -1;
     if (mv->reduce) {
-        /* Past the block capacity the pair is written unreduced: more rows,
-         * but nothing dropped. */
-        int b = cc_atomic_add_i32(&c->mesh_block_count, 1);
-        block = b < mv->block_capacity ? b : -1;
+        block = cc_mesh_take_block(mv, c, i);
     }
     if (p.ta == CC_SHAPE_PLANE) {
         if (p.tb == CC_SHAPE_MESH) cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.b), CC_MESH_ITEM_PLANE_VERTICES);

@@ -1,11 +1,14 @@
 /* The mesh narrow phase: one thread per mid-phase work item (a triangle, or
  * a chunk of mesh vertices) computes its raw contacts. Without reduction
- * they are written at once. With reduction the stage runs twice over the
- * same items: the first pass votes each raw contact into its pair's
- * reduction block (contact_reduction.h), the second recomputes the same
- * contacts bit for bit and writes those its block kept. Items of pairs that
- * got no block (more pairs than blocks) are written unreduced in the first
- * pass: more rows, nothing dropped. */
+ * they are written at once. With reduction the first pass votes each raw
+ * contact into its pair's reduction block (contact_reduction.h); the second
+ * runs one thread per slot of the blocks in use: a slot holds the
+ * fingerprint of the contact it kept, which names its triangle or vertex,
+ * and only that element is recomputed, bit for bit, and written. A pair
+ * keeps a dozen or so of its raw contacts, so the second pass costs a
+ * fraction of the first. Items of pairs that got no block (more pairs than
+ * blocks) are written unreduced in the first pass: more rows, nothing
+ * dropped. */
 #ifndef CC_KERNELS_MESH_NARROWPHASE_H
 #define CC_KERNELS_MESH_NARROWPHASE_H
 
@@ -56,6 +59,8 @@ typedef struct cc_mesh_context {
     cc_contact_sink sink;
     int pass;
     const cc_mesh_item* item;
+    int single;          /* the item's first element only (the emit pass) */
+    unsigned emit_print; /* the emit pass: the one fingerprint to write */
     cc_contact_side a, b;
     cc_vec3 ref; /* the surface shape's origin: reduction points are relative to it */
 } cc_mesh_context;
@@ -77,7 +82,7 @@ CC_HD void cc_mesh_contact(const cc_mesh_context* x, cc_vec3 point, cc_vec3 norm
         return;
     }
     int sub = 0;
-    if (cc_reduce_kept(slots, rel, normal, dist, fingerprint, &sub))
+    if (fingerprint == x->emit_print && cc_reduce_kept(slots, rel, normal, dist, fingerprint, &sub))
         cc_write_point(x->a, x->b, point, normal, dist, sub, x->body_pose, x->sink);
 }
 
@@ -181,6 +186,13 @@ CC_HD void cc_mesh_triangle_item(const cc_mesh_context* x, int ta)
         cc_mesh_contact(x, mf.point[k], mf.normal, mf.distance[k], (unsigned)x->item->element * 8u + (unsigned)k);
 }
 
+/* One past the last vertex of the item's chunk (of a mesh of n vertices). */
+CC_HD int cc_mesh_chunk_end(const cc_mesh_context* x, int n)
+{
+    int end = x->item->element + (x->single ? 1 : CC_MESH_VERTEX_CHUNK);
+    return end < n ? end : n;
+}
+
 /* World position of vertex v of mesh shape s. */
 CC_HD cc_vec3 cc_mesh_world_vertex(const cc_model_view* m, int s, cc_transform pose, int v)
 {
@@ -197,8 +209,7 @@ CC_HD void cc_mesh_plane_vertices_item(const cc_mesh_context* x)
     plane.xf = x->shape_pose[sa];
     plane.size = m->shape_geom[sa].size;
     float threshold = cc_core_threshold(x->a, x->b);
-    int n = cc_mesh_vertex_count(m, sb);
-    int end = x->item->element + CC_MESH_VERTEX_CHUNK < n ? x->item->element + CC_MESH_VERTEX_CHUNK : n;
+    int end = cc_mesh_chunk_end(x, cc_mesh_vertex_count(m, sb));
     for (int v = x->item->element; v < end; ++v) {
         cc_manifold mf;
         cc_collide_plane_vertex(&plane, cc_mesh_world_vertex(m, sb, x->shape_pose[sb], v), threshold, &mf);
@@ -284,8 +295,7 @@ CC_HD void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
     float threshold = cc_core_threshold(x->a, x->b);
     float radius = threshold + (closed ? CC_MESH_PENETRATION_REACH * cc_surface_extent(m, sy) : 0.0f);
     cc_transform px = x->shape_pose[sx], py = x->shape_pose[sy];
-    int n = cc_mesh_vertex_count(m, sx);
-    int end = x->item->element + CC_MESH_VERTEX_CHUNK < n ? x->item->element + CC_MESH_VERTEX_CHUNK : n;
+    int end = cc_mesh_chunk_end(x, cc_mesh_vertex_count(m, sx));
     for (int v = x->item->element; v < end; ++v) {
         cc_vec3 p = cc_mesh_world_vertex(m, sx, px, v), q, fn;
         if (!cc_surface_closest(m, sy, py, p, radius, &q, &fn)) continue;
@@ -304,32 +314,77 @@ CC_HD void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
     }
 }
 
-/* One thread per work item. */
+/* Runs x's item (x->item, single and emit_print set) of pair p. */
+CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_view* m, const cc_transform* shape_pose,
+                             const cc_transform* body_pose, const cc_mesh_view* mv, cc_contact_sink sink, int pass)
+{
+    x->m = m;
+    x->shape_pose = shape_pose;
+    x->body_pose = body_pose;
+    x->mv = mv;
+    x->sink = sink;
+    x->pass = pass;
+    x->a = cc_contact_side_of(p.a, &m->shape_geom[p.a]);
+    x->b = cc_contact_side_of(p.b, &m->shape_geom[p.b]);
+    x->ref = shape_pose[p.b].p;
+    switch (x->item->kind) {
+    case CC_MESH_ITEM_SPHERE_TRIANGLE:
+    case CC_MESH_ITEM_CONVEX_TRIANGLE: cc_mesh_triangle_item(x, p.ta); break;
+    case CC_MESH_ITEM_PLANE_VERTICES: cc_mesh_plane_vertices_item(x); break;
+    case CC_MESH_ITEM_VERTICES_OF_A: cc_mesh_vertices_item(x, 1); break;
+    default: cc_mesh_vertices_item(x, 0); break;
+    }
+}
+
+/* First pass: one thread per work item (votes, or writes unreduced). */
 CC_HD void cc_mesh_narrowphase_thread(int j, const cc_model_view* m, const cc_pair* grouped,
                                       const cc_transform* shape_pose, const cc_transform* body_pose,
                                       const cc_mesh_view* mv, cc_contact_sink sink, int pass)
 {
     cc_mesh_item it = mv->grouped_items[j];
-    if (pass == CC_MESH_PASS_EMIT && it.block < 0) return;
-    cc_mesh_pair p = cc_mesh_pair_of(m, grouped[it.pair]);
     cc_mesh_context x;
-    x.m = m;
-    x.shape_pose = shape_pose;
-    x.body_pose = body_pose;
-    x.mv = mv;
-    x.sink = sink;
-    x.pass = pass;
     x.item = &it;
-    x.a = cc_contact_side_of(p.a, &m->shape_geom[p.a]);
-    x.b = cc_contact_side_of(p.b, &m->shape_geom[p.b]);
-    x.ref = shape_pose[p.b].p;
-    switch (it.kind) {
-    case CC_MESH_ITEM_SPHERE_TRIANGLE:
-    case CC_MESH_ITEM_CONVEX_TRIANGLE: cc_mesh_triangle_item(&x, p.ta); break;
-    case CC_MESH_ITEM_PLANE_VERTICES: cc_mesh_plane_vertices_item(&x); break;
-    case CC_MESH_ITEM_VERTICES_OF_A: cc_mesh_vertices_item(&x, 1); break;
-    default: cc_mesh_vertices_item(&x, 0); break;
+    x.single = 0;
+    x.emit_print = 0u;
+    cc_mesh_run_item(&x, cc_mesh_pair_of(m, grouped[it.pair]), m, shape_pose, body_pose, mv, sink, pass);
+}
+
+/* Second pass: one thread per slot t of the `blocks` blocks in use. A kept
+ * contact may hold several slots of its bin; the first writes it. Its
+ * fingerprint names the element to recompute: a triangle (id * 8 + point)
+ * against a primitive, a vertex against a plane, or a vertex (id * 2, + 1
+ * for the second mesh) of a mesh against a surface. */
+CC_HD void cc_mesh_emit_slot_thread(int t, int blocks, const cc_model_view* m, const cc_pair* grouped,
+                                    const cc_transform* shape_pose, const cc_transform* body_pose,
+                                    const cc_mesh_view* mv, cc_contact_sink sink)
+{
+    int b = t / CC_REDUCE_SLOTS, j = t % CC_REDUCE_SLOTS;
+    if (b >= blocks) return;
+    const unsigned long long* slots = mv->slots + (size_t)b * CC_REDUCE_SLOTS;
+    unsigned long long key = slots[j];
+    if (key == 0ull) return;
+    unsigned print = (unsigned)key;
+    for (int i = j - j % CC_REDUCE_SLOTS_PER_BIN; i < j; ++i)
+        if (slots[i] != 0ull && (unsigned)slots[i] == print) return;
+    cc_mesh_item it;
+    it.pair = mv->block_pair[b];
+    it.block = b;
+    cc_mesh_pair p = cc_mesh_pair_of(m, grouped[it.pair]);
+    if (p.ta == CC_SHAPE_PLANE) {
+        it.kind = CC_MESH_ITEM_PLANE_VERTICES;
+        it.element = (int)print;
+    } else if (p.ta == CC_SHAPE_MESH) {
+        it.kind = (print & 1u) ? CC_MESH_ITEM_VERTICES_OF_B : CC_MESH_ITEM_VERTICES_OF_A;
+        it.element = (int)(print >> 1);
+    } else {
+        it.kind = p.ta == CC_SHAPE_SPHERE ? CC_MESH_ITEM_SPHERE_TRIANGLE : CC_MESH_ITEM_CONVEX_TRIANGLE;
+        it.element = (int)(print >> 3);
     }
+    cc_mesh_context x;
+    x.item = &it;
+    x.single = 1;
+    x.emit_print = print;
+    cc_mesh_run_item(&x, p, m, shape_pose, body_pose, mv, sink, CC_MESH_PASS_EMIT);
 }
 
 #endif
