@@ -201,9 +201,23 @@ CC_HD int cc_reach_misses(const cc_reach* r, cc_vec3 a, cc_vec3 b, cc_vec3 c)
     cc_vec3 n = cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(c, a));
     float h = cc_v3_dot(n, cc_v3_sub(r->centre, a));
     if (h * h > r2 * cc_v3_length_sq(n)) return 1;
+    if (!r->exact) return 0;
     /* Behind the triangle: culled by the narrow phase anyway. */
-    if (r->exact && h < 0.0f) return 1;
-    return r->exact && cc_v3_length_sq(cc_v3_sub(cc_closest_point_on_triangle(r->centre, a, b, c), r->centre)) > r2;
+    if (h < 0.0f) return 1;
+    /* The exact distance. A centre over the triangle is as near as its
+     * plane, which passed; otherwise the nearest point lies on an edge whose
+     * line the centre is outside of, so only those edges are measured, and
+     * the first one near enough settles it. (A degenerate triangle, n = 0,
+     * is never culled here; the narrow phase rejects it.) */
+    cc_vec3 v[3] = {a, b, c};
+    int outside = 0;
+    for (int k = 0; k < 3; ++k) {
+        cc_vec3 e = cc_v3_sub(v[k == 2 ? 0 : k + 1], v[k]), d = cc_v3_sub(r->centre, v[k]);
+        if (!(cc_v3_dot(cc_v3_cross(e, d), n) < 0.0f)) continue;
+        outside = 1;
+        if (cc_v3_length_sq(cc_v3_madd(d, e, -cc_segment_closest_param(r->centre, v[k], e))) <= r2) return 0;
+    }
+    return outside;
 }
 
 CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pose, int other, int surface)
