@@ -118,16 +118,17 @@ CC_HD cc_vec3 cc_tri_vertex(cc_vec3 a, cc_vec3 b, cc_vec3 c, int k)
 
 /* Closest point of triangle (a, b, c) to the origin (callers pass vertices
  * relative to the query point, which keeps rounding at the triangle's
- * scale). *region receives the exact Voronoi region: CC_TRI_FACE,
+ * scale), given its unit front normal n from cc_triangle_normal (has_n: it
+ * succeeded). *region receives the exact Voronoi region: CC_TRI_FACE,
  * CC_TRI_EDGE0 + k or CC_TRI_VERTEX0 + k. Robust for degenerate triangles
  * (zero area, collinear or coincident points): the face test runs only when
  * the triangle has a usable normal; otherwise, and whenever the projection
  * falls outside, the answer is the nearest of the three edges, each a
  * clamped segment projection that never divides by zero. */
-CC_HD cc_vec3 cc_triangle_closest_origin(cc_vec3 a, cc_vec3 b, cc_vec3 c, int* region)
+CC_HD cc_vec3 cc_triangle_closest_origin(cc_vec3 a, cc_vec3 b, cc_vec3 c, cc_vec3 n, int has_n, int* region)
 {
-    cc_vec3 n, from = cc_v3(0.0f, 0.0f, 0.0f);
-    if (cc_triangle_normal(a, b, c, &n)) {
+    cc_vec3 from = cc_v3(0.0f, 0.0f, 0.0f);
+    if (has_n) {
         /* Projection of the origin onto the plane; inside when on the inner
          * side of all three edges. */
         cc_vec3 q = cc_v3_scale(n, cc_v3_dot(a, n));
@@ -461,7 +462,7 @@ CC_HD int cc_collide_sphere_triangle(const cc_geom* sphere, cc_vec3 t0, cc_vec3 
      * triangle is farther still). Also rejects NaN. */
     if (!(h >= 0.0f) || !(h <= threshold)) return CC_TRI_NONE;
     int region;
-    cc_vec3 q = cc_triangle_closest_origin(rel[0], rel[1], rel[2], &region);
+    cc_vec3 q = cc_triangle_closest_origin(rel[0], rel[1], rel[2], n, 1, &region);
     float size = cc_triangle_size(rel[0], rel[1], rel[2]);
     float ref_coord = cc_tri_abs_max(c);
     float coord = cc_maxf(ref_coord, cc_maxf(cc_tri_abs_max(t0), cc_maxf(cc_tri_abs_max(t1), cc_tri_abs_max(t2))));

@@ -1118,8 +1118,9 @@ TEST(TriangleDegenerate, NoNaNAndClosestPointRobust)
             // The closest point helper: exact against a brute-force segment
             // search (a degenerate triangle is the union of its edges).
             int region;
-            cc_vec3 q = cc_triangle_closest_origin(cc_v3_sub(t.p[0], c), cc_v3_sub(t.p[1], c), cc_v3_sub(t.p[2], c),
-                                                   &region);
+            cc_vec3 a = cc_v3_sub(t.p[0], c), b = cc_v3_sub(t.p[1], c), d = cc_v3_sub(t.p[2], c), n;
+            int has_n = cc_triangle_normal(a, b, d, &n);
+            cc_vec3 q = cc_triangle_closest_origin(a, b, d, n, has_n, &region);
             double best = 1e300;
             for (int k = 0; k < 3; ++k)
                 best = std::min(best, nptest::point_segment_distance(nptest::dv(c), nptest::dv(t.p[k]),
