@@ -60,7 +60,8 @@ bench=build-gpu/benchmarks/cucontact-bench
   $bench --cross-check --device cuda --scene convex --worlds 16 --deterministic &&
   $bench --cross-check --device cuda --scene mesh --worlds 4 &&
   $bench --cross-check --device cuda --scene mesh --worlds 4 --deterministic &&
-  $bench --cross-check --device cuda --scene terrain --worlds 16 --deterministic
+  $bench --cross-check --device cuda --scene terrain --worlds 16 --deterministic &&
+  $bench --cross-check --device cuda --scene sphere-mesh --worlds 16 --gap 0.01 --deterministic
 } >"$out/cross-check.log" 2>&1
 record $? cross-check; cat "$out/cross-check.log"
 
@@ -89,6 +90,7 @@ step "benchmark"
   $bench --device cuda --scene pile --worlds 256 --matching latest --repeat 20 &&
   $bench --device cuda --scene mesh --worlds 16,256,1024 --repeat 20 &&
   $bench --device cuda --scene terrain --worlds 64,1024 --repeat 20 &&
+  $bench --device cuda --scene sphere-mesh --worlds 256,4096 --repeat 20 &&
   $bench --device cuda --json "$out/bench.json" --repeat 20 &&
   build-gpu/benchmarks/graph_replay --device cuda --worlds 4096 --frames 1000 &&
   build-gpu/benchmarks/graph_replay --device cuda --worlds 4096 --frames 1000 --deterministic &&
