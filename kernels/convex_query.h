@@ -183,6 +183,9 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
     /* Any candidate that separates more is closer to the answer: sep never
      * exceeds the signed distance. */
     for (int i = 0; i < count; ++i) {
+        /* The direction itself (a face normal it was snapped to in the
+         * last round): its separation is *sep already, never better. */
+        if (cand[i].x == n->x && cand[i].y == n->y && cand[i].z == n->z) continue;
         cc_vec3 pa, pb;
         float s = cc_convex_separation(a, b, cand[i], &pa, &pb);
         if (s > *sep + 0.1f * tol) {
