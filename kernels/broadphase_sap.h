@@ -98,14 +98,6 @@ CC_HD cc_vec3 cc_sap_axis_from_moments(cc_moments m)
     return v;
 }
 
-/* Float to unsigned with the same order (negative floats reversed). */
-CC_HD uint32_t cc_float_order_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
 /* Per entry: project its shape's AABB on the axis and write its sort key. */
 CC_HD void cc_sap_project_thread(int e, const cc_sap_view* v, const cc_aabb* aabb)
 {

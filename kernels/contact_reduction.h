@@ -183,14 +183,6 @@ CC_HD int cc_reduce_bin(cc_vec3 normal)
     return best;
 }
 
-/* Float to uint32 with the same order (negative floats reversed). */
-CC_HD uint32_t cc_reduce_order_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
 /* 1 when x is neither NaN nor infinite. */
 CC_HD int cc_reduce_finite(float x) { return (x - x) == 0.0f; }
 
@@ -215,7 +207,7 @@ CC_HD unsigned long long cc_reduce_slot_key(int j, float pu, float pv, float dis
         score = (pu * c + pv * s) - CC_REDUCE_DEPTH_BONUS * distance;
     }
     if (!(score == score)) return 0ull;
-    return ((unsigned long long)cc_reduce_order_bits(score) << 32) | (unsigned long long)fingerprint;
+    return ((unsigned long long)cc_float_order_bits(score) << 32) | (unsigned long long)fingerprint;
 }
 
 /* Empties the pair's CC_REDUCE_SLOTS slots (equivalently: memset to 0). */

@@ -4,6 +4,7 @@
 #define CC_KERNELS_MATH_VEC3_H
 
 #include <math.h>
+#include <string.h>
 
 #include "cucontact/types.h"
 #include "platform.h"
@@ -15,6 +16,15 @@
  * to single instructions on the CPU (a NaN operand gives either value). */
 CC_HD float cc_minf(float a, float b) { return a < b ? a : b; }
 CC_HD float cc_maxf(float a, float b) { return a > b ? a : b; }
+
+/* Float to uint32 with the same order (negative floats reversed), for sort
+ * keys and packed atomic maxima. */
+CC_HD uint32_t cc_float_order_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
 
 CC_HD cc_vec3 cc_v3(float x, float y, float z)
 {

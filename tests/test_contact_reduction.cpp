@@ -326,9 +326,9 @@ TEST(ContactReduction, OrderBitsPreserveOrderAndKeysAreNeverZero)
     const float inf = std::numeric_limits<float>::infinity();
     const float vals[] = {-inf, -3.0e38f, -1.0f, -1e-30f, -1e-45f, -0.0f, 0.0f, 1e-45f, 1e-30f, 1.0f, 3.0e38f, inf};
     for (size_t i = 0; i + 1 < sizeof vals / sizeof vals[0]; ++i)
-        EXPECT_LE(cc_reduce_order_bits(vals[i]), cc_reduce_order_bits(vals[i + 1])) << vals[i];
-    EXPECT_LT(cc_reduce_order_bits(-1.0f), cc_reduce_order_bits(-0.5f));
-    EXPECT_GT(cc_reduce_order_bits(-inf), 0u);
+        EXPECT_LE(cc_float_order_bits(vals[i]), cc_float_order_bits(vals[i + 1])) << vals[i];
+    EXPECT_LT(cc_float_order_bits(-1.0f), cc_float_order_bits(-0.5f));
+    EXPECT_GT(cc_float_order_bits(-inf), 0u);
     // Fingerprint 0 and the lowest score still give a non-zero key.
     for (int j = 0; j < CC_REDUCE_SLOTS_PER_BIN; ++j) {
         EXPECT_NE(cc_reduce_slot_key(j, -3.0e38f, -3.0e38f, 3.0e38f, 0u), 0ull);
