@@ -79,14 +79,30 @@ CC_HD float cc_convex_core_extent(const cc_convex* c)
     return c->extent;
 }
 
-/* Separation of the cores along unit n (positive: apart). It never exceeds
- * the signed distance, so of two directions the one with the larger
- * separation is the better normal. */
+/* Separation of the cores along unit n (positive: apart), with the support
+ * points in the shapes' own frames. It never exceeds the signed distance,
+ * so of two directions the one with the larger separation is the better
+ * normal. */
+CC_HD float cc_convex_separation_local(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* la, cc_vec3* lb)
+{
+    return -cc_support_height(b, cc_v3_neg(n), lb) - cc_support_height(a, n, la);
+}
+
+/* The separation alone, for directions only compared. */
+CC_HD float cc_convex_separation_along(const cc_convex* a, const cc_convex* b, cc_vec3 n)
+{
+    cc_vec3 la, lb;
+    return cc_convex_separation_local(a, b, n, &la, &lb);
+}
+
+/* The same with the support points in pair coordinates. */
 CC_HD float cc_convex_separation(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* pa, cc_vec3* pb)
 {
-    *pa = cc_support(a, n);
-    *pb = cc_support(b, cc_v3_neg(n));
-    return cc_v3_dot(cc_v3_sub(*pb, *pa), n);
+    cc_vec3 la, lb;
+    float sep = cc_convex_separation_local(a, b, n, &la, &lb);
+    *pa = cc_frame_point_out(&a->f, la);
+    *pb = cc_frame_point_out(&b->f, lb);
+    return sep;
 }
 
 /* What the polish needs of a feature f of c along d: the size of its exact
@@ -186,8 +202,7 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
         /* The direction itself (a face normal it was snapped to in the
          * last round): its separation is *sep already, never better. */
         if (cand[i].x == n->x && cand[i].y == n->y && cand[i].z == n->z) continue;
-        cc_vec3 pa, pb;
-        float s = cc_convex_separation(a, b, cand[i], &pa, &pb);
+        float s = cc_convex_separation_along(a, b, cand[i]);
         if (s > *sep + 0.1f * tol) {
             *sep = s;
             *n = cand[i];
@@ -229,14 +244,14 @@ CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float 
     float best_t = 0.0f;
     cc_vec3 from = *n;
     for (int k = 0; k < CC_CONVEX_ASCENT_SEARCH; ++k) {
-        cc_vec3 qa, qb, cand = cc_v3_normalize(cc_v3_madd(from, dir, t));
-        float sc = cc_convex_separation(a, b, cand, &qa, &qb);
+        cc_vec3 la, lb, cand = cc_v3_normalize(cc_v3_madd(from, dir, t));
+        float sc = cc_convex_separation_local(a, b, cand, &la, &lb);
         (*evals)++;
         if (sc > *sep + 0.1f * tol) {
             *sep = sc;
             *n = cand;
-            *pa = qa;
-            *pb = qb;
+            *pa = cc_frame_point_out(&a->f, la);
+            *pb = cc_frame_point_out(&b->f, lb);
             best_t = t;
             t *= 2.0f; /* keep going while it improves */
         } else if (best_t > 0.0f) {
@@ -384,7 +399,7 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
         /* Settled: the direction moves by less than float rounding can
          * tell (a face's normal after the polish lands here at once). */
         if (!(cc_v3_length_sq(m) > 0.5f) || cc_v3_length_sq(cc_v3_sub(m, *n)) < 1.0e-12f) break;
-        float sm = cc_convex_separation(a, b, m, &pa, &pb);
+        float sm = cc_convex_separation_along(a, b, m);
         (*evals) += 2;
         if (!(sm >= *sep - tol)) break;
         *n = m;
@@ -456,7 +471,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     if (g.status == CC_GJK_SEPARATED && g.distance > skin) {
         /* GJK stops early on curved shapes; the climb makes it exact. */
         cc_vec3 n = g.normal, pa, pb;
-        float sep = cc_convex_separation(a, b, n, &pa, &pb);
+        float sep = cc_convex_separation_along(a, b, n);
         if (sep > limit) return 0;
         int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
         if (cc_convex_align(a, b, &n, &sep, tol, &r->iterations) || !polished)
@@ -478,7 +493,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     r->path = CC_CONVEX_PATH_MPR;
     cc_vec3 n = m.hit ? m.normal : (g.status == CC_GJK_SEPARATED ? g.normal : cc_v3(0.0f, 0.0f, 1.0f));
     cc_vec3 pa, pb;
-    float sep = cc_convex_separation(a, b, n, &pa, &pb);
+    float sep = cc_convex_separation_along(a, b, n);
     /* Whether r's features already belong to the final n, polished. */
     int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
     /* Relative to the cores: a sphere's core is a point, whose ray from the
@@ -508,7 +523,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             int axis = (k % 6) / 2;
             cc_vec3 d = axis == 0 ? f->x : (axis == 1 ? f->y : f->z);
             if (k & 1) d = cc_v3_neg(d);
-            float sd = cc_convex_separation(a, b, d, &pa, &pb);
+            float sd = cc_convex_separation_along(a, b, d);
             if (sd > start_sep[k / 6]) {
                 start_sep[k / 6] = sd;
                 start[k / 6] = d;
@@ -522,7 +537,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             for (int f = 0; f < x->hull.face_count; ++f) {
                 cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3_normalize(cc_v3_mul(x->hull.faces[f].normal, inv)));
                 if (k == 1) d = cc_v3_neg(d);
-                float sd = cc_convex_separation(a, b, d, &pa, &pb);
+                float sd = cc_convex_separation_along(a, b, d);
                 if (sd > start_sep[k]) {
                     start_sep[k] = sd;
                     start[k] = d;
@@ -544,7 +559,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             }
             cc_vec3 d = cc_frame_vector_out(&x->f, side);
             if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
-            float sd = cc_convex_separation(a, b, d, &pa, &pb);
+            float sd = cc_convex_separation_along(a, b, d);
             if (sd > start_sep[k]) {
                 start_sep[k] = sd;
                 start[k] = d;
@@ -563,7 +578,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             r->iterations += e.iterations;
             int first = starts;
             for (int k = 0; e.ok && k < e.candidate_count; ++k) {
-                float sd = cc_convex_separation(a, b, e.candidate[k], &pa, &pb);
+                float sd = cc_convex_separation_along(a, b, e.candidate[k]);
                 if (very_deep || starts == first) {
                     start[starts] = e.candidate[k];
                     start_sep[starts++] = sd;
@@ -579,7 +594,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
             r->iterations += ms.iterations;
             if (ms.hit) {
                 start[starts] = cc_v3_neg(ms.normal);
-                start_sep[starts] = cc_convex_separation(a, b, start[starts], &pa, &pb);
+                start_sep[starts] = cc_convex_separation_along(a, b, start[starts]);
                 starts++;
             }
         }

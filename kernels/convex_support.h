@@ -113,6 +113,16 @@ CC_HD cc_vec3 cc_support(const cc_convex* c, cc_vec3 d)
     return cc_frame_point_out(&c->f, cc_support_local(c, cc_frame_vector_in(&c->f, d)));
 }
 
+/* Height of c's support point along d (its largest x.d), with the point in
+ * c's own frame: a separation needs no more, and only the points of the
+ * directions kept are moved to pair coordinates. */
+CC_HD float cc_support_height(const cc_convex* c, cc_vec3 d, cc_vec3* local)
+{
+    cc_vec3 dl = cc_frame_vector_in(&c->f, d);
+    *local = cc_support_local(c, dl);
+    return cc_v3_dot(*local, dl) + cc_v3_dot(c->f.o, d);
+}
+
 /* A point strictly inside the core (or the core itself when it is a point
  * or a segment), in pair coordinates. */
 CC_HD cc_vec3 cc_convex_center(const cc_convex* c)
