@@ -242,9 +242,20 @@ CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float 
                                   cc_vec3* n, float* sep, cc_vec3* pa, cc_vec3* pb, int* evals)
 {
     float best_t = 0.0f;
-    cc_vec3 from = *n;
+    cc_vec3 from = *n, w = cc_v3_sub(*pb, *pa);
     for (int k = 0; k < CC_CONVEX_ASCENT_SEARCH; ++k) {
         cc_vec3 la, lb, cand = cc_v3_normalize(cc_v3_madd(from, dir, t));
+        /* Any points of A and B bound the separation along every x from
+         * above: sep(x) <= (p_B - p_A).x. A turn that cannot gain the
+         * acceptance margin by that bound is not evaluated; half the margin
+         * is kept for rounding, so the same turns are accepted as before.
+         * From n, the bound (sep + t slope) / sqrt(1 + t^2) grows with t
+         * up to t = slope / sep: below that, smaller turns fail too. */
+        if (!(cc_v3_dot(w, cand) > *sep + 0.05f * tol)) {
+            if (best_t > 0.0f || !(t * *sep > cc_v3_dot(w, dir))) break;
+            t *= 0.25f;
+            continue;
+        }
         float sc = cc_convex_separation_local(a, b, cand, &la, &lb);
         (*evals)++;
         if (sc > *sep + 0.1f * tol) {
@@ -252,6 +263,7 @@ CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float 
             *n = cand;
             *pa = cc_frame_point_out(&a->f, la);
             *pb = cc_frame_point_out(&b->f, lb);
+            w = cc_v3_sub(*pb, *pa);
             best_t = t;
             t *= 2.0f; /* keep going while it improves */
         } else if (best_t > 0.0f) {
