@@ -69,6 +69,12 @@ typedef struct cc_convex_result {
     int path;        /* CC_CONVEX_PATH_* */
     int iterations;  /* GJK and MPR iterations and ascent evaluations */
     cc_feature feature_a, feature_b; /* supporting features along the normal (A's, and B's along -normal) */
+    /* Where the witness came from the overlap of the two features seen
+     * along the normal: that overlap, in overlap_plane's coordinates, for
+     * the manifold to clip no second time (-1: not computed). */
+    int overlap_count;
+    cc_contact_plane overlap_plane;
+    float overlap_u[CC_CLIP_MAX], overlap_v[CC_CLIP_MAX];
 } cc_convex_result;
 
 /* Thickness of the core itself: 0 for a sphere's point and a capsule's
@@ -422,14 +428,18 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
 }
 
 /* Witness points for the final direction, a pair facing each other along
- * n: a point feature's support point is exact and the other shape's
- * witness is that point moved by the separation along the normal; two
- * edges meet at their closest points; otherwise the first point where the
- * features overlap seen along n, lifted onto both. Without any of these
- * *pa and *pb keep the caller's points. */
-CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, const cc_feature* fa,
-                             const cc_feature* fb, cc_vec3* pa, cc_vec3* pb)
+ * n, from r's features: a point feature's support point is exact and the
+ * other shape's witness is that point moved by the separation along the
+ * normal; two edges meet at their closest points; otherwise the deepest
+ * point where the features overlap seen along n, lifted onto both (the
+ * overlap is kept in r). Without any of these *pa and *pb keep the
+ * caller's points. */
+CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, cc_convex_result* r,
+                             cc_vec3* pa, cc_vec3* pb)
 {
+    const cc_feature* fa = &r->feature_a;
+    const cc_feature* fb = &r->feature_b;
+    r->overlap_count = -1;
     if (fa->count == 1) {
         *pa = cc_support(a, n);
         *pb = cc_v3_madd(*pa, n, sep);
@@ -448,9 +458,11 @@ CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, 
         *pb = cc_v3_madd(fb->p[0], db, t);
         return;
     }
-    cc_contact_plane cp = cc_contact_plane_of(fa->p[0], n);
-    float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
-    int k = cc_feature_overlap(fa, fb, &cp, ou, ov);
+    r->overlap_plane = cc_contact_plane_of(fa->p[0], n);
+    const cc_contact_plane cp = r->overlap_plane;
+    const float *ou = r->overlap_u, *ov = r->overlap_v;
+    int k = cc_feature_overlap(fa, fb, &cp, r->overlap_u, r->overlap_v);
+    r->overlap_count = k;
     float best = 3.0e38f;
     for (int i = 0; i < k; ++i) { /* the deepest point of the overlap */
         cc_vec3 qa, qb;
@@ -491,7 +503,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
         if (sep > limit) return 0;
         pa = g.point_a;
         pb = g.point_b;
-        cc_convex_witness(a, b, n, sep, &r->feature_a, &r->feature_b, &pa, &pb);
+        cc_convex_witness(a, b, n, sep, r, &pa, &pb);
         r->distance = sep;
         r->normal = n;
         r->point_a = pa;
@@ -629,7 +641,7 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
     if (sep > limit) return 0;
     pa = cc_support(a, n);
     pb = cc_support(b, cc_v3_neg(n));
-    cc_convex_witness(a, b, n, sep, &r->feature_a, &r->feature_b, &pa, &pb);
+    cc_convex_witness(a, b, n, sep, r, &pa, &pb);
     r->distance = sep;
     r->normal = n;
     r->point_a = pa;

@@ -101,9 +101,19 @@ CC_HD void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a,
         if (witness_kept) cc_manifold_add(m, cc_v3_add(mid, origin), r->distance, threshold);
         return;
     }
-    cc_contact_plane cp = cc_contact_plane_of(mid, r->normal);
-    float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
-    int k = cc_feature_overlap(fa, fb, &cp, ou, ov);
+    /* The witness's overlap when the query computed one. */
+    cc_contact_plane cp;
+    float own_u[CC_CLIP_MAX], own_v[CC_CLIP_MAX];
+    const float *ou = own_u, *ov = own_v;
+    int k = r->overlap_count;
+    if (k >= 0) {
+        cp = r->overlap_plane;
+        ou = r->overlap_u;
+        ov = r->overlap_v;
+    } else {
+        cp = cc_contact_plane_of(mid, r->normal);
+        k = cc_feature_overlap(fa, fb, &cp, own_u, own_v);
+    }
     cc_candidates c;
     c.count = 0;
     for (int i = 0; i < k; ++i) {
