@@ -498,7 +498,11 @@ CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, c
         float sep = cc_convex_separation_along(a, b, n);
         if (sep > limit) return 0;
         int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
-        if (cc_convex_align(a, b, &n, &sep, tol, &r->iterations) || !polished)
+        /* Polished and stationary with a face or an edge on either side,
+         * the normal is that feature's exactly; aligning only helps two
+         * single supporting points. */
+        int points = r->feature_a.count == 1 && r->feature_b.count == 1;
+        if (((!polished || points) && cc_convex_align(a, b, &n, &sep, tol, &r->iterations)) || !polished)
             cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
         if (sep > limit) return 0;
         pa = g.point_a;
