@@ -24,6 +24,7 @@
 
 #include "convex_feature.h"
 #include "convex_manifold.h"
+#include "convex_rim.h"
 #include "geometry_closest.h"
 #include "epa.h"
 
@@ -41,6 +42,9 @@
  * CC_CONVEX_TOLERANCE of the pair's size. */
 #define CC_CONVEX_ASCENT_STEPS 24
 #define CC_CONVEX_ASCENT_SEARCH 6
+/* Two rim points both within asin(this) of their caps' normals start the
+ * ascent with a rim solve (cc_convex_rim_jump). */
+#define CC_CONVEX_RIM_NEAR 0.25f
 /* Overlapping cores can have several local optima, and MPR's ray can pick
  * the wrong one even when shallow for a thin core (a sphere's centre near a
  * box corner leaves through the nearest face, not the one the ray
@@ -281,6 +285,30 @@ CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float 
     return best_t;
 }
 
+/* Both shapes supported by single rim points: near a cap's normal these
+ * swing fast with the direction, and the ascent crawls along the valley
+ * they make. Their common normal (convex_rim.h) is the optimum when the
+ * contact stays rim against rim; n moves there when it separates more
+ * (returns 1). */
+CC_HD int cc_convex_rim_jump(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep, int* evals)
+{
+    cc_rim ka, kb;
+    if (!cc_rim_of_support(a, *n, CC_CONVEX_RIM_NEAR, &ka) || !cc_rim_of_support(b, cc_v3_neg(*n), CC_CONVEX_RIM_NEAR, &kb))
+        return 0;
+    if (!cc_rim_rim(&ka, &kb)) return 0;
+    cc_vec3 d = cc_v3_sub(cc_rim_point(&kb), cc_rim_point(&ka));
+    float len = cc_v3_length(d);
+    if (!(len > 1.0e-6f * (a->extent + b->extent))) return 0;
+    d = cc_v3_scale(d, 1.0f / len);
+    if (cc_v3_dot(d, *n) < 0.0f) d = cc_v3_neg(d);
+    float s = cc_convex_separation_along(a, b, d);
+    (*evals)++;
+    if (!(s > *sep + 0.1f * tol)) return 0;
+    *sep = s;
+    *n = d;
+    return 1;
+}
+
 /* Steepest ascent of sep on the unit sphere from *n. The gradient of sep
  * is p_B - p_A (the support points); its part across n says which way to
  * turn. On a ridge (two surface patches meeting at a sharp edge, where sep
@@ -396,6 +424,7 @@ CC_HD int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, f
     /* A face or edge direction whose support sets face each other is the
      * optimum already (resting polytopes end here). */
     if (cc_convex_stationary(fa, fb, *n, 10.0f * tol)) return polished;
+    cc_convex_rim_jump(a, b, tol, n, sep, evaluations);
     cc_convex_ascend(a, b, scale, tol, n, sep, evaluations);
     return 0;
 }

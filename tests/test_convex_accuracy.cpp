@@ -626,6 +626,53 @@ TEST(ConvexAccuracy, QueryMatchesReferencePerPairType)
 }
 
 
+// Round shapes stacked cap on cap, nearly coaxial, as in a stacking scene:
+// their contact runs rim against rim or rim against cap, where the rims'
+// supporting points swing fast with the direction (the case the rim solve
+// of cc_convex_rim_jump is for). Cylinders on cylinders and cones standing
+// on their base on a cylinder's top, against the reference.
+TEST(ConvexAccuracy, StackedRoundShapesMatchReference)
+{
+    const int kPoses = 300;
+    std::mt19937 rng(2718);
+    for (int top : {CC_SHAPE_CYLINDER, CC_SHAPE_CONE}) {
+        Series dist_err, normal_err;
+        Worst worst_d;
+        for (int i = 0; i < kPoses; ++i) {
+            float r = uni(rng, 0.2f, 1), h = uni(rng, 0.2f, 1), rt = r * uni(rng, 0.9f, 1.1f), ht = uni(rng, 0.2f, 1);
+            cc_quat tilt_a = quat_axis_angle(cc_v3(uni(rng, -1, 1), uni(rng, -1, 1), 0), uni(rng, 0, 2) * kDeg);
+            cc_quat tilt_b = quat_axis_angle(cc_v3(uni(rng, -1, 1), uni(rng, -1, 1), 0), uni(rng, 0, 2) * kDeg);
+            Body a = make_body(CC_SHAPE_CYLINDER, cc_v3(r, h, 0), cc_v3(0, 0, 0), tilt_a);
+            float gap = uni(rng, -2e-3f, 2e-3f) * (r + h);
+            cc_vec3 at = cc_v3(uni(rng, -0.02f, 0.02f) * r, uni(rng, -0.02f, 0.02f) * r, h + ht + gap);
+            Body b = make_body(top, cc_v3(rt, ht, 0), at, tilt_b);
+            double s = std::min(size_of(a), size_of(b));
+            KQuery q = kquery(a, b, 1e3f);
+            ASSERT_TRUE(q.ok);
+            convref::Shape ra = ref_of(a), rb = ref_of(b);
+            convref::Result ref = convref::signed_distance(ra, rb);
+            convref::Maximum seeded = convref::local_max(ra, rb, dv(q.r.normal));
+            if (seeded.value > ref.distance) {
+                ref.distance = seeded.value;
+                ref.normal = seeded.n;
+            }
+            double e = std::fabs((double)q.r.distance - ref.distance) / s;
+            dist_err.add(e);
+            char buf[256];
+            std::snprintf(buf, sizeof buf, "kernel d %.9g | reference %.9g\n    ", q.r.distance, ref.distance);
+            worst_d.offer(e, buf + pair_text(a, b));
+            if (reference_normal_defined(ra, rb, ref, s, size_of(a) + size_of(b)))
+                normal_err.add(convref::angle(dv(q.r.normal), ref.normal) / kDeg);
+        }
+        std::printf("stacked cylinder-%-9s distance p95 %.2e max %.2e, normal p95 %.4f deg (%zu)\n",
+                    type_name(top), dist_err.quantile(0.95), dist_err.max(), normal_err.quantile(0.95),
+                    normal_err.v.size());
+        EXPECT_LE(dist_err.quantile(0.95), kDistP95) << type_name(top);
+        EXPECT_LE(dist_err.max(), kDistMax) << type_name(top) << "\n  worst: " << worst_d.what;
+        EXPECT_LE(normal_err.quantile(0.95), kNormalP95Deg) << type_name(top);
+    }
+}
+
 // =========================================================================
 // b. The generic path (cc_collide_convex) against the analytic routines
 // (cc_collide_cores) for the pairs that have both.

@@ -482,3 +482,48 @@ TEST_P(ConvexShapes, RigidMotionOfAMixedScene)
 CC_INSTANTIATE_DEVICE_TEST(ConvexShapes);
 
 }  // namespace
+
+// Two parallel unit circles, the second shifted by (0.5, 0, 1): by the
+// mirror symmetry about the xz plane, the points at angle 0 on both are
+// joined by a line perpendicular to both tangents. Newton's method from
+// 0.3 rad away lands there.
+TEST(ConvexRim, NewtonFindsTheCommonNormalOfTwoParallelCircles)
+{
+    cc_rim ka, kb;
+    ka.c = cc_v3(0.0f, 0.0f, 0.0f);
+    kb.c = cc_v3(0.5f, 0.0f, 1.0f);
+    ka.x = kb.x = cc_v3(1.0f, 0.0f, 0.0f);
+    ka.y = kb.y = cc_v3(0.0f, 1.0f, 0.0f);
+    ka.r = kb.r = 1.0f;
+    ka.cu = kb.cu = std::cos(0.3f);
+    ka.su = kb.su = std::sin(0.3f);
+    ASSERT_TRUE(cc_rim_rim(&ka, &kb));
+    EXPECT_NEAR(ka.su, 0.0f, 1e-5f);
+    EXPECT_NEAR(kb.su, 0.0f, 1e-5f);
+    EXPECT_GT(ka.cu, 0.0f);
+    cc_vec3 d = cc_v3_sub(cc_rim_point(&kb), cc_rim_point(&ka));
+    EXPECT_NEAR(cc_v3_dot(d, cc_rim_tangent(&ka)), 0.0f, 1e-5f);
+    EXPECT_NEAR(cc_v3_dot(d, cc_rim_tangent(&kb)), 0.0f, 1e-5f);
+}
+
+// The rim solve only takes rim points near their caps' normals: a side
+// line, an apex or a whole cap is no rim point, and a direction far from
+// the axis leaves the ascent to itself.
+TEST(ConvexRim, OnlySupportingRimPointsNearTheCapNormal)
+{
+    cc_geom g;
+    g.xf = cc_tf(cc_v3(0.0f, 0.0f, 0.0f), cc_q(0.0f, 0.0f, 0.0f, 1.0f));
+    g.size = cc_v3(0.5f, 1.0f, 0.0f);
+    g.hull = cc_hull_ref_none();
+    cc_convex cyl = cc_convex_of(&g, CC_SHAPE_CYLINDER, cc_v3(0.0f, 0.0f, 0.0f));
+    cc_convex cone = cc_convex_of(&g, CC_SHAPE_CONE, cc_v3(0.0f, 0.0f, 0.0f));
+    cc_rim k;
+    ASSERT_TRUE(cc_rim_of_support(&cyl, cc_v3_normalize(cc_v3(0.1f, 0.0f, 1.0f)), 0.25f, &k));
+    EXPECT_NEAR(k.c.z, 1.0f, 1e-6f);
+    EXPECT_NEAR(cc_rim_point(&k).x, 0.5f, 1e-6f);
+    EXPECT_FALSE(cc_rim_of_support(&cyl, cc_v3(0.0f, 0.0f, 1.0f), 0.25f, &k));                   // whole cap
+    EXPECT_FALSE(cc_rim_of_support(&cyl, cc_v3_normalize(cc_v3(1.0f, 0.0f, 0.5f)), 0.25f, &k)); // far from the axis
+    EXPECT_FALSE(cc_rim_of_support(&cone, cc_v3_normalize(cc_v3(0.1f, 0.0f, 1.0f)), 0.25f, &k)); // apex
+    ASSERT_TRUE(cc_rim_of_support(&cone, cc_v3_normalize(cc_v3(0.1f, 0.0f, -1.0f)), 0.25f, &k));
+    EXPECT_NEAR(k.c.z, -1.0f, 1e-6f);
+}
