@@ -160,13 +160,15 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
         int c = resting_contacts(type);
         int w = v->shape_world[s];
         int has = ok ? world_has[W] | (w >= 0 ? world_has[w] : 0) : 1;
+        /* Surfaces the shape may touch: its world's and the global ones. */
+        int near_surfaces = ok ? surfaces[W] + (w >= 0 ? surfaces[w] : 0) : 3;
         pairs += CANDIDATES_PER_SHAPE;
         contacts += (int64_t)c * NEIGHBOURS_AT_REST / 2 + ((has & 1) ? c : 0);
         if (type == CC_SHAPE_MESH) {
             /* Its vertices against a plane or another mesh, both ways. */
             items += 2 * vertex_chunks(v, s);
             /* Against the ground, and against up to two other surfaces. */
-            int others = (ok ? surfaces[W] + (w >= 0 ? surfaces[w] : 0) : 3) - 1;
+            int others = near_surfaces - 1;
             blocks += 1 + (others < 2 ? others : 2);
             contacts += reduce ? REDUCED_CONTACTS_PER_PATCH : UNREDUCED_CONTACTS_PER_PATCH;
         }
@@ -187,8 +189,7 @@ cc_capacity_estimate cc_estimate_capacity(const cc_model* m, int64_t possible_pa
                                      : MIN_TRIANGLES_PER_SHAPE;
             if (cap > 0 && tris > (double)cap) tris = (double)cap;
             items += tris < MIN_TRIANGLES_PER_SHAPE ? MIN_TRIANGLES_PER_SHAPE : (int64_t)tris;
-            int touchable = ok ? surfaces[W] + (w >= 0 ? surfaces[w] : 0) : 2;
-            blocks += touchable < 2 ? 1 : 2;
+            blocks += near_surfaces < 2 ? 1 : 2;
             contacts += reduce ? REDUCED_CONTACTS_PER_PATCH : UNREDUCED_CONTACTS_PER_PATCH;
         }
     }
