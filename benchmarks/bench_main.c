@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "scenes.h"
+#include "benchmarks/scenes.h"
 
 #define MAX_LIST 16
 

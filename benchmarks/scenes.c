@@ -34,7 +34,7 @@
  *   the cost of one sphere query against a 20,000-triangle mesh, BVH
  *   traversal included, over the whole tile rather than a few cached spots.
  */
-#include "scenes.h"
+#include "benchmarks/scenes.h"
 
 #include <math.h>
 #include <stdlib.h>

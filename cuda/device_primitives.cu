@@ -4,8 +4,8 @@
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "kernels/contact_matching.h"
-#include "launch.h"
+#include "kernels/contacts/matching.h"
+#include "cuda/launch.h"
 
 size_t cc_cuda_sort_temp_bytes(int n)
 {

@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "host/backend.h"
+#include "host/backend/backend.h"
 
 #define CC_BLOCK_SIZE 256
 /* Grids never exceed this many blocks; grid-stride loops cover the rest. */

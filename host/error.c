@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "host/internal.h"
 
 static _Thread_local char last_error[512];
 static cc_log_fn log_fn;

@@ -3,7 +3,7 @@
 #define CC_HOST_TESTING_H
 
 #include "cucontact/cucontact.h"
-#include "kernels/sort_key.h"
+#include "kernels/contacts/sort_key.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,10 +6,10 @@
 #ifndef CC_KERNELS_MODEL_VIEW_H
 #define CC_KERNELS_MODEL_VIEW_H
 
-#include "convex_hull.h"
-#include "math_transform.h"
-#include "bvh.h"
-#include "mesh_data.h"
+#include "kernels/shapes/hull.h"
+#include "kernels/math/transform.h"
+#include "kernels/mesh/bvh.h"
+#include "kernels/shapes/mesh.h"
 #include "cucontact/material.h"
 
 /* Bits of the shape `flags` column. */
@@ -70,7 +70,7 @@ typedef struct cc_body_mass {
     X(cc_mesh_triangle, mesh_triangles, "vertex indices into mesh_vertices (absolute)") \
     X(cc_bvh_node, bvh_nodes, "mesh BVH nodes; child and leaf indices relative to the mesh's own") \
     X(int, bvh_prims, "BVH leaf slots: triangles relative to the mesh, parallel to mesh_triangles") \
-    X(unsigned, mesh_triangle_flags, "open and flat edges of each triangle (narrowphase_triangle.h)") \
+    X(unsigned, mesh_triangle_flags, "open and flat edges of each triangle (mesh/triangle.h)") \
     X(cc_hfield_desc, hfields, "heightfields: ranges into hfield_samples")          \
     X(float, hfield_samples, "heightfield samples, row-major, unscaled")
 

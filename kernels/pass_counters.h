@@ -4,7 +4,7 @@
 #ifndef CC_KERNELS_PASS_COUNTERS_H
 #define CC_KERNELS_PASS_COUNTERS_H
 
-#include "route.h"
+#include "kernels/narrowphase/route.h"
 
 typedef struct cc_pass_counters {
     int pair_count;    /* candidate pairs found, possibly above capacity */

@@ -4,15 +4,15 @@
 #ifndef CC_KERNELS_PASS_VIEW_H
 #define CC_KERNELS_PASS_VIEW_H
 
-#include "broadphase_explicit.h"
-#include "broadphase_nxn.h"
-#include "broadphase_sap.h"
-#include "contact_matching.h"
-#include "contact_write.h"
+#include "kernels/broadphase/explicit.h"
+#include "kernels/broadphase/nxn.h"
+#include "kernels/broadphase/sap.h"
+#include "kernels/contacts/matching.h"
+#include "kernels/contacts/write.h"
 #include "cucontact/contacts.h"
-#include "mesh_midphase.h"
-#include "pass_counters.h"
-#include "sort_key.h"
+#include "kernels/mesh/midphase.h"
+#include "kernels/pass_counters.h"
+#include "kernels/contacts/sort_key.h"
 
 typedef struct cc_pass_view {
     cc_model_view model;

@@ -2,8 +2,8 @@
 #ifndef CUCONTACT_MODEL_H
 #define CUCONTACT_MODEL_H
 
-#include "material.h"
-#include "types.h"
+#include "include/cucontact/material.h"
+#include "include/cucontact/types.h"
 
 #ifdef __cplusplus
 extern "C" {

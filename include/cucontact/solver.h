@@ -2,7 +2,7 @@
 #ifndef CUCONTACT_SOLVER_H
 #define CUCONTACT_SOLVER_H
 
-#include "pipeline.h"
+#include "include/cucontact/pipeline.h"
 
 #ifdef __cplusplus
 extern "C" {

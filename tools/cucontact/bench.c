@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
+#include "tools/cucontact/cli.h"
 
 #define JITTER_METRES 0.001f
 #define JITTER_RADIANS 0.01f

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cucontact/cli.h"
 
 typedef struct contact_row {
     int world, shape0, shape1;

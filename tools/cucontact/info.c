@@ -1,7 +1,7 @@
 /* cucontact info: what a scene holds and what colliding it costs. */
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cucontact/cli.h"
 
 static double mib(size_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cucontact/cli.h"
 
 static void usage_main(FILE* f)
 {

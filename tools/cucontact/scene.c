@@ -1,7 +1,7 @@
 /* Loading a scene for the subcommands, and small shared helpers. */
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cucontact/cli.h"
 
 int cli_fail(const char* what, cc_status s)
 {

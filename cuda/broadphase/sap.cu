@@ -1,0 +1,57 @@
+// SAP broad phase on the GPU: axis (one block, fixed-order reduction),
+// projection, radix sort (device_primitives.cu), sweep.
+#include "kernels/broadphase/sap.h"
+#include "cuda/launch.h"
+
+// One block: each thread accumulates a strided subset, thread 0 combines the
+// partials in index order so the axis is the same every run.
+__global__ void cc_sap_axis_kernel(cc_pass_view v)
+{
+    __shared__ cc_moments partial[CC_BLOCK_SIZE];
+    partial[threadIdx.x] = cc_sap_moments_partial(threadIdx.x, blockDim.x, v.model.shape_count, v.aabb);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        cc_moments total = cc_moments_zero();
+        for (int i = 0; i < (int)blockDim.x; ++i) total = cc_moments_combine(total, partial[i]);
+        *v.sap.axis = cc_sap_axis_from_moments(total);
+    }
+}
+
+__global__ void cc_sap_project_kernel(cc_pass_view v)
+{
+    CC_GRID_STRIDE_LOOP(e, v.sap.entry_count)
+    cc_sap_project_thread((int)e, &v.sap, v.aabb);
+}
+
+__global__ void cc_sap_sweep_kernel(cc_pass_view v)
+{
+    CC_GRID_STRIDE_LOOP(i, v.sap.entry_count)
+    cc_sap_sweep_thread((int)i, &v.sap, &v.model, v.aabb, v.pairs);
+}
+
+cc_status cc_cuda_sap_axis(const cc_pass_view* v, cudaStream_t s)
+{
+    cc_sap_axis_kernel<<<1, CC_BLOCK_SIZE, 0, s>>>(*v);
+    return cc_cuda_check("SAP axis kernel");
+}
+
+cc_status cc_cuda_sap_project(const cc_pass_view* v, cudaStream_t s)
+{
+    if (v->sap.entry_count == 0) return CC_OK;
+    cc_sap_project_kernel<<<cc_grid_for(v->sap.entry_count), CC_BLOCK_SIZE, 0, s>>>(*v);
+    return cc_cuda_check("SAP projection kernel");
+}
+
+cc_status cc_cuda_sap_sort(const cc_pass_view* v, cudaStream_t s)
+{
+    if (v->sap.entry_count == 0) return CC_OK;
+    return cc_cuda_radix_sort_pairs(v, v->sap.unsorted_keys, v->sap.keys, v->sap.unsorted_values, v->sap.values,
+                                    v->sap.entry_count, s);
+}
+
+cc_status cc_cuda_sap_sweep(const cc_pass_view* v, cudaStream_t s)
+{
+    if (v->sap.entry_count == 0) return CC_OK;
+    cc_sap_sweep_kernel<<<cc_grid_for(v->sap.entry_count), CC_BLOCK_SIZE, 0, s>>>(*v);
+    return cc_cuda_check("SAP sweep kernel");
+}

@@ -1,0 +1,35 @@
+/* The finalized model and state, shared by the host sources. */
+#ifndef CC_HOST_MODEL_MODEL_INTERNAL_H
+#define CC_HOST_MODEL_MODEL_INTERNAL_H
+
+#include "host/backend/backend.h"
+#include "host/model/builder_internal.h"
+
+struct cc_model {
+    cc_device device;
+    const cc_backend* backend;
+    cc_model_view view;      /* device pointers */
+    cc_model_view host_view; /* the same arrays on the host, for pipeline set-up */
+    void* device_block;
+    void* host_block;
+    size_t block_bytes;
+    cc_transform* initial_pose; /* (nbody) host */
+    cc_replica_block* blocks;   /* replication layout, irregular ones marked */
+    int block_count;
+    cc_mass_properties* body_mass; /* (nbody) host, as finalized */
+};
+
+struct cc_state {
+    const cc_model* model;
+    cc_transform* body_pose;    /* device */
+    cc_vec3* body_linear;       /* device */
+    cc_vec3* body_angular;      /* device */
+    void* device_block;         /* poses, then linear, then angular velocities */
+    size_t block_bytes;
+};
+
+/* Device record of a body's mass properties (zero inverse mass for static
+ * bodies and bodies without mass). */
+cc_body_mass cc_body_mass_record(const cc_mass_properties* p, int is_static);
+
+#endif

@@ -1,0 +1,105 @@
+/* Frame graphs: one frame of collide + substeps recorded once and replayed.
+ * The frame is written once, in record_frame; on CUDA it runs under stream
+ * capture and becomes a CUDA graph, on the CPU it simply runs at each
+ * launch, so both backends replay exactly the same sequence. */
+#include <math.h>
+
+#include "host/runtime/pipeline_internal.h"
+#include "host/runtime/solver_internal.h"
+
+struct cc_frame_graph {
+    cc_pipeline* pipeline;
+    cc_solver* solver;
+    cc_state* states[2];
+    cc_contacts* contacts;
+    int substeps, collide_every_n;
+    float dt;
+    const cc_backend* backend;
+    void* exec;           /* cudaGraphExec_t on CUDA, NULL on the CPU */
+    cc_stream own_stream; /* capture stream when the user gave the default one */
+};
+
+/* Collide before substeps 0, n, 2n, ...; ping-pong the states; an odd
+ * substep count ends with a copy so the frame always ends in states[0]. */
+static cc_status record_frame(cc_frame_graph* g, cc_stream stream)
+{
+    cc_status s = CC_OK;
+    for (int k = 0; k < g->substeps && s == CC_OK; ++k) {
+        cc_state* from = g->states[k & 1];
+        cc_state* to = g->states[(k + 1) & 1];
+        if (k % g->collide_every_n == 0) s = cc_collide(g->pipeline, from, g->contacts, stream);
+        if (s == CC_OK) s = cc_step(g->solver, from, to, g->contacts, g->dt, stream);
+    }
+    if (s == CC_OK && (g->substeps & 1)) s = cc_state_copy(g->states[0], g->states[1], stream);
+    return s;
+}
+
+void cc_frame_graph_destroy(cc_frame_graph* g)
+{
+    if (!g) return;
+    if (g->exec) g->backend->graph_destroy(g->exec);
+    if (g->own_stream) g->backend->stream_destroy(g->own_stream);
+    cc_contacts_destroy(g->contacts);
+    cc_host_free(g);
+}
+
+cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_state* states[2], int substeps,
+                                int collide_every_n, float dt, cc_stream stream, cc_frame_graph** out)
+{
+    static const char* what = "cc_frame_graph_create";
+    if (!pipeline || !solver || !states || !states[0] || !states[1] || !out)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: pipeline, solver, states[0], states[1] or out is NULL", what);
+    const cc_model* m = pipeline->model;
+    if (solver->model != m || states[0]->model != m || states[1]->model != m)
+        return cc_fail(CC_ERR_MISMATCH, "%s: the pipeline, solver and states must belong to one model", what);
+    if (states[0] == states[1])
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: states[0] and states[1] are the same state; pass two states to ping-pong", what);
+    if (substeps < 1 || collide_every_n < 1)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: substeps %d and collide_every_n %d must both be >= 1", what, substeps, collide_every_n);
+    if (!(isfinite(dt) && dt > 0.0f))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dt %g must be finite and > 0 [s]", what, (double)dt);
+    if (pipeline->profiling)
+        return cc_fail(CC_ERR_INVALID_STATE, "%s: the pipeline has profiling on, which waits between stages; turn it off with cc_pipeline_set_profiling before capturing", what);
+    cc_frame_graph* g = (cc_frame_graph*)cc_host_calloc(1, sizeof *g);
+    if (!g) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    g->pipeline = pipeline;
+    g->solver = solver;
+    g->states[0] = states[0];
+    g->states[1] = states[1];
+    g->substeps = substeps;
+    g->collide_every_n = collide_every_n;
+    g->dt = dt;
+    g->backend = m->backend;
+    cc_status s = cc_contacts_create(pipeline, &g->contacts);
+    if (s == CC_OK && g->backend->capture_begin) {
+        cc_stream capture = stream;
+        if (!capture) {
+            /* The legacy default stream cannot be captured. */
+            s = g->backend->stream_create(&g->own_stream);
+            capture = g->own_stream;
+        }
+        if (s == CC_OK) s = g->backend->capture_begin(capture);
+        if (s == CC_OK) {
+            cc_status recorded = record_frame(g, capture);
+            s = g->backend->capture_end(capture, &g->exec);
+            if (recorded != CC_OK) s = recorded;
+        }
+    }
+    if (s != CC_OK) {
+        cc_frame_graph_destroy(g);
+        return s;
+    }
+    *out = g;
+    return cc_ok();
+}
+
+cc_status cc_frame_graph_launch(cc_frame_graph* g, cc_stream stream)
+{
+    if (!g) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_frame_graph_launch: graph is NULL");
+    cc_status s = g->exec ? g->backend->graph_launch(g->exec, stream) : record_frame(g, stream);
+    return s == CC_OK ? cc_ok() : s;
+}
+
+void* cc_frame_graph_exec(const cc_frame_graph* g) { return g ? g->exec : NULL; }
+
+const cc_contacts* cc_frame_graph_contacts(const cc_frame_graph* g) { return g ? g->contacts : NULL; }

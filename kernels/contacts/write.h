@@ -1,0 +1,82 @@
+/* Turns a core manifold into contact rows: subtracts effective radii and
+ * margins, admits points with d <= gap_a + gap_b, reserves rows with one
+ * atomic per pair, and writes body-frame points.
+ *
+ * With thickness t = effective radius + margin, a point at core distance c
+ * has contact-space distance d = c - t_a - t_b (= s - m_a - m_b, s being the
+ * true surface distance). Rows past the capacity are never written; the
+ * counter still counts them so the host can report the capacity needed. */
+#ifndef CC_KERNELS_CONTACTS_WRITE_H
+#define CC_KERNELS_CONTACTS_WRITE_H
+
+#include "cucontact/contacts.h"
+#include "kernels/narrowphase/manifold.h"
+#include "kernels/model_view.h"
+#include "kernels/contacts/sort_key.h"
+
+/* One shape of a pair as the writer needs it. */
+typedef struct cc_contact_side {
+    int shape;
+    int body;
+    float thickness; /* effective radius + margin */
+    float gap;
+} cc_contact_side;
+
+CC_HD cc_contact_side cc_contact_side_of(int shape, const cc_shape_geometry* g)
+{
+    cc_contact_side s;
+    s.shape = shape;
+    s.body = g->body;
+    s.thickness = g->radius + g->margin;
+    s.gap = g->gap;
+    return s;
+}
+
+/* Largest core distance the writer can admit for the pair. */
+CC_HD float cc_core_threshold(cc_contact_side a, cc_contact_side b)
+{
+    return a.gap + b.gap + a.thickness + b.thickness;
+}
+
+CC_HD cc_vec3 cc_to_body_frame(const cc_transform* body_pose, int body, cc_vec3 world_point)
+{
+    return body >= 0 ? cc_tf_point_inv(body_pose[body], world_point) : world_point;
+}
+
+/* Where rows go: the buffer, its counter, and in deterministic mode the
+ * per-row sort keys (NULL otherwise). */
+typedef struct cc_contact_sink {
+    cc_contacts_view rows;
+    int* counter;
+    uint64_t* keys;
+    cc_key_layout layout;
+} cc_contact_sink;
+
+CC_HD void cc_write_manifold(const cc_manifold* mf, cc_contact_side a, cc_contact_side b,
+                             const cc_transform* body_pose, cc_contact_sink sink)
+{
+    cc_contacts_view out = sink.rows;
+    float gap = a.gap + b.gap, thick = a.thickness + b.thickness;
+    int admitted = 0;
+    for (int k = 0; k < mf->count; ++k) admitted += (mf->distance[k] - thick <= gap);
+    if (admitted == 0) return;
+    int row = cc_atomic_add_i32(sink.counter, admitted);
+    for (int k = 0; k < mf->count && row < out.capacity; ++k) {
+        float d = mf->distance[k] - thick;
+        if (!(d <= gap)) continue;
+        cc_vec3 half = cc_v3_scale(mf->normal, 0.5f * mf->distance[k]);
+        out.shape0[row] = a.shape;
+        out.shape1[row] = b.shape;
+        out.point0[row] = cc_to_body_frame(body_pose, a.body, cc_v3_sub(mf->point[k], half));
+        out.point1[row] = cc_to_body_frame(body_pose, b.body, cc_v3_add(mf->point[k], half));
+        out.normal[row] = mf->normal;
+        out.thickness0[row] = a.thickness;
+        out.thickness1[row] = b.thickness;
+        out.distance[row] = d;
+        /* The manifold index is the geometric sub-key. */
+        if (sink.keys) sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, k);
+        ++row;
+    }
+}
+
+#endif

@@ -1,0 +1,685 @@
+/* Signed distance, normal and witness points of two convex cores: GJK for
+ * separated cores, MPR for touching and overlapping ones, then an ascent
+ * that makes the penetration normal and depth exact.
+ *
+ * Path choice, with skin = CC_CONVEX_SKIN * (smaller extent):
+ *   - GJK first. Distance above the skin: that is the answer (exact).
+ *   - Otherwise MPR on the cores inflated by the skin. Resting pairs sit
+ *     near distance 0, well inside the inflated band, so they take the MPR
+ *     path every step and never flip between algorithms; at the band's edge
+ *     both paths give the same distance.
+ *   - MPR's direction is the ray's, not yet the minimum-depth one. The
+ *     separation along a unit n, sep(n) = min over B of x.n - max over A of
+ *     x.n, is at most the signed distance for every n and equal to it at the
+ *     contact normal; its gradient is the difference of the two support
+ *     points. Steepest ascent on the sphere with a line search climbs from
+ *     MPR's direction to the exact normal using support points only. Deep
+ *     overlaps can have several local optima (one per face of a long box):
+ *     EPA, started from MPR's last tetrahedron, finds the global one first.
+ *   - sep has a kink at a face normal, where the ascent stalls a hair off
+ *     the face; the faces and edges supporting the final direction offer the
+ *     exact candidates (cc_convex_polish). */
+#ifndef CC_KERNELS_CONVEX_QUERY_H
+#define CC_KERNELS_CONVEX_QUERY_H
+
+#include "kernels/convex/feature.h"
+#include "kernels/convex/manifold.h"
+#include "kernels/convex/rim.h"
+#include "kernels/math/closest_points.h"
+#include "kernels/convex/epa.h"
+
+/* Skin of the GJK/MPR switch, relative to the smaller extent. */
+#define CC_CONVEX_SKIN 1.0e-3f
+/* Accuracy of the answer, relative to the pair's size. */
+#define CC_CONVEX_TOLERANCE 1.0e-6f
+/* GJK's own accuracy: loose, the climb after it makes the answer exact. */
+#define CC_CONVEX_GJK_TOLERANCE 1.0e-4f
+/* Portal convergence of MPR, relative to the pair's size: loose, since the
+ * ascent corrects the direction and the depth follows from it. */
+#define CC_CONVEX_MPR_TOLERANCE 1.0e-6f
+/* Ascent: at most this many steps, each with at most this many halvings
+ * or doublings of its step; it stops when the tangential gradient is below
+ * CC_CONVEX_TOLERANCE of the pair's size. */
+#define CC_CONVEX_ASCENT_STEPS 24
+#define CC_CONVEX_ASCENT_SEARCH 6
+/* Two rim points both within asin(this) of their caps' normals start the
+ * ascent with a rim solve (cc_convex_rim_jump). */
+#define CC_CONVEX_RIM_NEAR 0.25f
+/* Overlapping cores can have several local optima, and MPR's ray can pick
+ * the wrong one even when shallow for a thin core (a sphere's centre near a
+ * box corner leaves through the nearest face, not the one the ray
+ * crosses). Overlaps deeper than this fraction of the smaller core
+ * thickness (any overlap for spheres and capsules) also climb from the best
+ * of the shapes' own face directions when it beats the optimum found;
+ * deeper than CC_CONVEX_DEEP of the smaller extent, also from EPA's. */
+#define CC_CONVEX_ALTERNATIVES 0.05f
+#define CC_CONVEX_DEEP 0.05f
+/* Two polytopes (boxes, hulls) overlapping deeper than this fraction of the
+ * smaller extent run EPA too. */
+#define CC_CONVEX_POLYTOPE_EPA 0.005f
+/* Deeper than this fraction, every start climbs (several are needed where
+ * the shapes are mostly inside each other). */
+#define CC_CONVEX_VERY_DEEP 0.2f
+#define CC_CONVEX_EPA_TOLERANCE 1.0e-5f
+
+#define CC_CONVEX_PATH_GJK 0
+#define CC_CONVEX_PATH_MPR 1
+
+typedef struct cc_convex_result {
+    float distance;  /* signed core distance, negative when overlapping [m] */
+    cc_vec3 normal;  /* unit, A -> B */
+    cc_vec3 point_a; /* witness on A's core, pair coordinates */
+    cc_vec3 point_b; /* witness on B's core */
+    int path;        /* CC_CONVEX_PATH_* */
+    int iterations;  /* GJK and MPR iterations and ascent evaluations */
+    cc_feature feature_a, feature_b; /* supporting features along the normal (A's, and B's along -normal) */
+    /* Where the witness came from the overlap of the two features seen
+     * along the normal: that overlap, in overlap_plane's coordinates, for
+     * the manifold to clip no second time (-1: not computed). */
+    int overlap_count;
+    cc_contact_plane overlap_plane;
+    float overlap_u[CC_CLIP_MAX], overlap_v[CC_CLIP_MAX];
+} cc_convex_result;
+
+/* Thickness of the core itself: 0 for a sphere's point and a capsule's
+ * segment, the extent of every other shape. */
+CC_HD float cc_convex_core_extent(const cc_convex* c)
+{
+    if (c->type == CC_SHAPE_SPHERE || c->type == CC_SHAPE_CAPSULE) return 0.0f;
+    return c->extent;
+}
+
+/* Separation of the cores along unit n (positive: apart), with the support
+ * points in the shapes' own frames. It never exceeds the signed distance,
+ * so of two directions the one with the larger separation is the better
+ * normal. */
+CC_HD float cc_convex_separation_local(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* la, cc_vec3* lb)
+{
+    return -cc_support_height(b, cc_v3_neg(n), lb) - cc_support_height(a, n, la);
+}
+
+/* The separation alone, for directions only compared. */
+CC_HD float cc_convex_separation_along(const cc_convex* a, const cc_convex* b, cc_vec3 n)
+{
+    cc_vec3 la, lb;
+    return cc_convex_separation_local(a, b, n, &la, &lb);
+}
+
+/* The same with the support points in pair coordinates. */
+CC_HD float cc_convex_separation(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* pa, cc_vec3* pb)
+{
+    cc_vec3 la, lb;
+    float sep = cc_convex_separation_local(a, b, n, &la, &lb);
+    *pa = cc_frame_point_out(&a->f, la);
+    *pb = cc_frame_point_out(&b->f, lb);
+    return sep;
+}
+
+/* What the polish needs of a feature f of c along d: the size of its exact
+ * support set (the points within `slab` of the highest), the first of its
+ * points, and its edge direction: a supporting segment's, or the rim's
+ * tangent at a single supporting corner of a cap polygon or side line, or
+ * a point feature's own edge (zero when none). */
+typedef struct cc_edge_view {
+    int count; /* 1, 2, or more: a polygon */
+    cc_vec3 p0, e;
+} cc_edge_view;
+
+CC_HD cc_edge_view cc_feature_edge_view(const cc_convex* c, const cc_feature* f, cc_vec3 d, float slab)
+{
+    cc_edge_view v;
+    v.count = f->count;
+    v.p0 = f->p[0];
+    v.e = f->edge;
+    if (f->count < 2) return v;
+    float top = -3.0e38f;
+    for (int i = 0; i < f->count; ++i) top = cc_maxf(top, cc_v3_dot(f->p[i], d));
+    int k = 0;
+    cc_vec3 p1 = f->p[0];
+    for (int i = 0; i < f->count; ++i) {
+        if (!(cc_v3_dot(f->p[i], d) >= top - slab)) continue;
+        if (k == 0) v.p0 = f->p[i];
+        if (k == 1) p1 = f->p[i];
+        ++k;
+    }
+    if (k == 2) {
+        v.count = 2;
+        v.e = cc_v3_sub(p1, v.p0);
+    } else if (k == 1) {
+        cc_feature corner;
+        cc_feature_rim_corner(c, v.p0, &corner);
+        v.count = 1;
+        v.e = corner.edge;
+    } else {
+        v.count = k;
+    }
+    return v;
+}
+
+/* The separation has a kink at a face normal, so an iterative direction a
+ * hair off a face loses depth to first order. The supporting features
+ * along the direction offer the exact candidates: a face normal of either
+ * shape, or the cross product of two edges. The best of them replaces the
+ * direction when it separates more. */
+CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
+                                cc_feature* fa, cc_feature* fb, int* improved)
+{
+    *improved = 0;
+    cc_convex_feature(a, *n, fa);
+    cc_convex_feature(b, cc_v3_neg(*n), fb);
+    cc_vec3 cand[4];
+    int count = 0;
+    if (fa->count >= 3) cand[count++] = fa->normal;
+    if (fb->count >= 3) cand[count++] = cc_v3_neg(fb->normal);
+    /* Two edges (box or hull edges, capsule or side lines, rims at a
+     * point): the normal is perpendicular to both. Edges for the candidates come from the exact support sets: a face
+     * feature whose support set along n is one of its edges offers that
+     * edge, and a single supporting corner of a cap polygon or side line
+     * lies on a rim, whose tangent is its edge. The features themselves
+     * stay as chosen: the manifold clips them. */
+    cc_edge_view ga = cc_feature_edge_view(a, fa, *n, 100.0f * tol);
+    cc_edge_view gb = cc_feature_edge_view(b, fb, cc_v3_neg(*n), 100.0f * tol);
+    cc_vec3 ea = ga.e, eb = gb.e;
+    if (ga.count <= 2 && gb.count <= 2) {
+        cc_vec3 c = cc_v3_normalize(cc_v3_cross(ea, eb));
+        if (cc_v3_length_sq(c) < 0.5f) {
+            /* A plain point against an edge: the perpendicular from the
+             * point to the edge's line. */
+            cc_vec3 p = ga.p0, q = gb.p0, e = eb;
+            if (cc_v3_length_sq(eb) < cc_v3_length_sq(ea)) {
+                p = gb.p0;
+                q = ga.p0;
+                e = ea;
+            }
+            float el = cc_v3_length_sq(e);
+            cc_vec3 r = cc_v3_sub(p, q);
+            if (el > 0.0f) c = cc_v3_normalize(cc_v3_madd(r, e, -cc_v3_dot(r, e) / el));
+        }
+        if (cc_v3_dot(c, *n) < 0.0f) c = cc_v3_neg(c);
+        if (cc_v3_length_sq(c) > 0.5f) cand[count++] = c;
+        /* The direction turned square to an edge: where a point or an edge
+         * lies on the other's edge line, any such direction is optimal. */
+        cc_vec3 e = cc_v3_length_sq(ea) > cc_v3_length_sq(eb) ? ea : eb;
+        float el = cc_v3_length_sq(e);
+        if (el > 0.0f) {
+            cc_vec3 q = cc_v3_normalize(cc_v3_madd(*n, e, -cc_v3_dot(*n, e) / el));
+            if (cc_v3_length_sq(q) > 0.5f) cand[count++] = q;
+        }
+    }
+    /* Any candidate that separates more is closer to the answer: sep never
+     * exceeds the signed distance. */
+    for (int i = 0; i < count; ++i) {
+        /* The direction itself (a face normal it was snapped to in the
+         * last round): its separation is *sep already, never better. */
+        if (cand[i].x == n->x && cand[i].y == n->y && cand[i].z == n->z) continue;
+        float s = cc_convex_separation_along(a, b, cand[i]);
+        if (s > *sep + 0.1f * tol) {
+            *sep = s;
+            *n = cand[i];
+            *improved = 1;
+        }
+    }
+}
+
+/* The separation has a kink at a face normal, so an iterative direction a
+ * hair off a face loses depth to first order. The supporting features
+ * along the direction offer the exact candidates: a face normal of either
+ * shape, or the direction perpendicular to two edges. The best of them
+ * replaces the direction when it separates more; curved rims move their
+ * contact point with the direction, so that repeats a few rounds. Leaves
+ * the features supporting the final direction in fa and fb. Returns 1 when
+ * the last round found nothing better: polishing again is a no-op. */
+CC_HD int cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
+                           cc_feature* fa, cc_feature* fb)
+{
+    int improved = 1;
+    for (int round = 0; round < 4 && improved; ++round) cc_convex_polish_once(a, b, n, sep, tol, fa, fb, &improved);
+    if (improved) { /* features along the final direction */
+        cc_convex_feature(a, *n, fa);
+        cc_convex_feature(b, cc_v3_neg(*n), fb);
+    }
+    return !improved;
+}
+
+/* Steepest ascent of sep on the unit sphere from *n. The gradient of sep
+ * is p_B - p_A (the support points); its part across n says which way to
+ * turn. Each step searches the turn along that direction, growing it while
+ * sep grows and shrinking it until sep grows. */
+/* Line search from n along the tangent `dir`: grows the turn while sep
+ * grows, shrinks it until sep grows. Returns the accepted turn (0: none)
+ * and updates n, sep and the support points. */
+CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float tol, cc_vec3 dir, float t,
+                                  cc_vec3* n, float* sep, cc_vec3* pa, cc_vec3* pb, int* evals)
+{
+    float best_t = 0.0f;
+    cc_vec3 from = *n, w = cc_v3_sub(*pb, *pa);
+    for (int k = 0; k < CC_CONVEX_ASCENT_SEARCH; ++k) {
+        cc_vec3 la, lb, cand = cc_v3_normalize(cc_v3_madd(from, dir, t));
+        /* Any points of A and B bound the separation along every x from
+         * above: sep(x) <= (p_B - p_A).x. A turn that cannot gain the
+         * acceptance margin by that bound is not evaluated; half the margin
+         * is kept for rounding, so the same turns are accepted as before.
+         * From n, the bound (sep + t slope) / sqrt(1 + t^2) grows with t
+         * up to t = slope / sep: below that, smaller turns fail too. */
+        if (!(cc_v3_dot(w, cand) > *sep + 0.05f * tol)) {
+            if (best_t > 0.0f || !(t * *sep > cc_v3_dot(w, dir))) break;
+            t *= 0.25f;
+            continue;
+        }
+        float sc = cc_convex_separation_local(a, b, cand, &la, &lb);
+        (*evals)++;
+        if (sc > *sep + 0.1f * tol) {
+            *sep = sc;
+            *n = cand;
+            *pa = cc_frame_point_out(&a->f, la);
+            *pb = cc_frame_point_out(&b->f, lb);
+            w = cc_v3_sub(*pb, *pa);
+            best_t = t;
+            t *= 2.0f; /* keep going while it improves */
+        } else if (best_t > 0.0f) {
+            break; /* overshot after an improvement */
+        } else {
+            t *= 0.25f;
+        }
+    }
+    return best_t;
+}
+
+/* Both shapes supported by single rim points: near a cap's normal these
+ * swing fast with the direction, and the ascent crawls along the valley
+ * they make. Their common normal (convex/rim.h) is the optimum when the
+ * contact stays rim against rim; n moves there when it separates more
+ * (returns 1). */
+CC_HD int cc_convex_rim_jump(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep, int* evals)
+{
+    cc_rim ka, kb;
+    if (!cc_rim_of_support(a, *n, CC_CONVEX_RIM_NEAR, &ka) || !cc_rim_of_support(b, cc_v3_neg(*n), CC_CONVEX_RIM_NEAR, &kb))
+        return 0;
+    if (!cc_rim_rim(&ka, &kb)) return 0;
+    cc_vec3 d = cc_v3_sub(cc_rim_point(&kb), cc_rim_point(&ka));
+    float len = cc_v3_length(d);
+    if (!(len > 1.0e-6f * (a->extent + b->extent))) return 0;
+    d = cc_v3_scale(d, 1.0f / len);
+    if (cc_v3_dot(d, *n) < 0.0f) d = cc_v3_neg(d);
+    float s = cc_convex_separation_along(a, b, d);
+    (*evals)++;
+    if (!(s > *sep + 0.1f * tol)) return 0;
+    *sep = s;
+    *n = d;
+    return 1;
+}
+
+/* Steepest ascent of sep on the unit sphere from *n. The gradient of sep
+ * is p_B - p_A (the support points); its part across n says which way to
+ * turn. On a ridge (two surface patches meeting at a sharp edge, where sep
+ * has a crease) the gradient points across the crease and gains nothing;
+ * the gradient from just across the crease points back, and the shortest
+ * combination of the two (a two-piece bundle) runs along the crease. */
+CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
+                            float* sep_io, int* evaluations)
+{
+    cc_vec3 n = *n_io, pa, pb;
+    float sep = cc_convex_separation(a, b, n, &pa, &pb);
+    float turn = 0.0f; /* the last accepted turn, a good first guess for the next */
+    int evals = 1;
+    cc_vec3 g_prev = cc_v3(0.0f, 0.0f, 0.0f);
+    for (int step = 0; step < CC_CONVEX_ASCENT_STEPS; ++step) {
+        cc_vec3 w = cc_v3_sub(pb, pa);
+        cc_vec3 g = cc_v3_madd(w, n, -cc_v3_dot(w, n));
+        cc_vec3 gp = cc_v3_madd(g_prev, n, -cc_v3_dot(g_prev, n));
+        g_prev = g;
+        if (cc_v3_dot(g, gp) < 0.0f) {
+            cc_vec3 diff = cc_v3_sub(gp, g);
+            float lambda = cc_clampf(-cc_v3_dot(g, diff) / cc_v3_length_sq(diff), 0.0f, 1.0f);
+            g = cc_v3_madd(g, diff, lambda);
+        }
+        float glen = cc_v3_length(g);
+        if (!(glen > tol)) break;
+        cc_vec3 dir = cc_v3_scale(g, 1.0f / glen);
+        float t0 = turn > 0.0f ? turn : glen / scale;
+        float t = cc_convex_line_search(a, b, tol, dir, t0, &n, &sep, &pa, &pb, &evals);
+        for (float probe = 1.0e-4f; !(t > 0.0f) && probe < 0.1f; probe *= 30.0f) {
+            /* Stuck on a crease: the gradient just across it points back;
+             * the shortest combination of the two runs along the crease. */
+            cc_vec3 qa, qb, across = cc_v3_normalize(cc_v3_madd(n, dir, probe));
+            cc_convex_separation(a, b, across, &qa, &qb);
+            evals++;
+            cc_vec3 w2 = cc_v3_sub(qb, qa);
+            cc_vec3 g2 = cc_v3_madd(w2, n, -cc_v3_dot(w2, n));
+            if (!(cc_v3_dot(g2, dir) < 0.0f)) continue; /* not across yet */
+            cc_vec3 diff = cc_v3_sub(g2, g);
+            float lambda = cc_clampf(-cc_v3_dot(g, diff) / cc_v3_length_sq(diff), 0.0f, 1.0f);
+            cc_vec3 ridge = cc_v3_madd(g, diff, lambda);
+            float rlen = cc_v3_length(ridge);
+            if (!(rlen > tol)) break; /* the crease's best point: done */
+            t = cc_convex_line_search(a, b, tol, cc_v3_scale(ridge, 1.0f / rlen), rlen / scale, &n, &sep, &pa, &pb,
+                                      &evals);
+        }
+        if (!(t > 0.0f)) break;
+        turn = t;
+    }
+    *n_io = n;
+    *sep_io = sep;
+    *evaluations += evals;
+}
+
+/* 2-D distance from point (u, v) to segment (u0, v0)-(u1, v1). */
+CC_HD float cc_point_segment_distance2(float u, float v, float u0, float v0, float u1, float v1)
+{
+    float du = u1 - u0, dv = v1 - v0, len = du * du + dv * dv;
+    float t = len > 0.0f ? cc_clampf(((u - u0) * du + (v - v0) * dv) / len, 0.0f, 1.0f) : 0.0f;
+    float eu = u0 + t * du - u, ev = v0 + t * dv - v;
+    return sqrtf(eu * eu + ev * ev);
+}
+
+/* 1 when direction n is a stationary point of sep (a local optimum, since
+ * sep is concave): the exact support sets of A along n and of B along -n
+ * overlap when seen along n, so that some pair of support points lies on
+ * one line along n and the gradient can vanish. Curved surfaces report
+ * inscribed polygons, which only ever make this answer "no". */
+CC_HD int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, cc_vec3 n, float slab)
+{
+    cc_feature sa, sb;
+    cc_feature_support_set(fa, n, slab, &sa);
+    cc_feature_support_set(fb, cc_v3_neg(n), slab, &sb);
+    cc_contact_plane cp = cc_contact_plane_of(sa.p[0], n);
+    float au[CC_FEATURE_MAX], av[CC_FEATURE_MAX], bu[CC_FEATURE_MAX], bv[CC_FEATURE_MAX];
+    if (sa.count >= 2 && sb.count >= 2) {
+        float ou[CC_CLIP_MAX], ov[CC_CLIP_MAX];
+        if (cc_feature_overlap(&sa, &sb, &cp, ou, ov) > 0) return 1;
+        if (sa.count != 2 || sb.count != 2) return 0;
+        /* Two crossing segments. */
+        cc_feature_project(&sa, &cp, au, av);
+        cc_feature_project(&sb, &cp, bu, bv);
+        float d0 = cc_cross2(au[1] - au[0], av[1] - av[0], bu[0] - au[0], bv[0] - av[0]);
+        float d1 = cc_cross2(au[1] - au[0], av[1] - av[0], bu[1] - au[0], bv[1] - av[0]);
+        float d2 = cc_cross2(bu[1] - bu[0], bv[1] - bv[0], au[0] - bu[0], av[0] - bv[0]);
+        float d3 = cc_cross2(bu[1] - bu[0], bv[1] - bv[0], au[1] - bu[0], av[1] - bv[0]);
+        return d0 * d1 <= 0.0f && d2 * d3 <= 0.0f;
+    }
+    /* A point against a point, a segment or a polygon. */
+    const cc_feature* pt = sa.count == 1 ? &sa : &sb;
+    const cc_feature* other = sa.count == 1 ? &sb : &sa;
+    float pu, pv;
+    cc_plane_project(&cp, pt->p[0], &pu, &pv);
+    cc_feature_project(other, &cp, au, av);
+    if (other->count == 1) return cc_point_segment_distance2(pu, pv, au[0], av[0], au[0], av[0]) <= slab;
+    if (other->count == 2) return cc_point_segment_distance2(pu, pv, au[0], av[0], au[1], av[1]) <= slab;
+    for (int i = 0; i < other->count; ++i) {
+        int j = i + 1 == other->count ? 0 : i + 1;
+        if (cc_cross2(au[j] - au[i], av[j] - av[i], pu - au[i], pv - av[i]) < -slab * cc_maxf(fabsf(au[j] - au[i]), fabsf(av[j] - av[i])))
+            return 0;
+    }
+    return 1;
+}
+
+/* Local search from *n: exact feature directions, then the ascent unless
+ * that direction is already stationary. Returns 1 when it ends polished
+ * (fa and fb then hold the features along the final *n and polishing
+ * again would change nothing), 0 after the ascent. */
+CC_HD int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
+                          int* evaluations, cc_feature* fa, cc_feature* fb)
+{
+    int polished = cc_convex_polish(a, b, n, sep, tol, fa, fb);
+    /* A face or edge direction whose support sets face each other is the
+     * optimum already (resting polytopes end here). */
+    if (cc_convex_stationary(fa, fb, *n, 10.0f * tol)) return polished;
+    cc_convex_rim_jump(a, b, tol, n, sep, evaluations);
+    cc_convex_ascend(a, b, scale, tol, n, sep, evaluations);
+    return 0;
+}
+
+/* Separated cores: the line between the two support points is the normal
+ * at the optimum, and n <- direction(s_B(-n) - s_A(n)) converges to it
+ * fast while the gap is small against the curvature. sep is flat there,
+ * so this sharpens the normal where the ascent's sep test cannot. Steps
+ * that lose separation beyond the tolerance are refused. Returns 1 when it
+ * moved *n. */
+CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol, int* evals)
+{
+    int moved = 0;
+    if (!(*sep > 0.0f)) return 0;
+    for (int it = 0; it < 4; ++it) {
+        cc_vec3 pa, pb;
+        cc_convex_separation(a, b, *n, &pa, &pb);
+        cc_vec3 m = cc_v3_normalize(cc_v3_sub(pb, pa));
+        /* Settled: the direction moves by less than float rounding can
+         * tell (a face's normal after the polish lands here at once). */
+        if (!(cc_v3_length_sq(m) > 0.5f) || cc_v3_length_sq(cc_v3_sub(m, *n)) < 1.0e-12f) break;
+        float sm = cc_convex_separation_along(a, b, m);
+        (*evals) += 2;
+        if (!(sm >= *sep - tol)) break;
+        *n = m;
+        *sep = cc_maxf(*sep, sm);
+        moved = 1;
+    }
+    return moved;
+}
+
+/* Witness points for the final direction, a pair facing each other along
+ * n, from r's features: a point feature's support point is exact and the
+ * other shape's witness is that point moved by the separation along the
+ * normal; two edges meet at their closest points; otherwise the deepest
+ * point where the features overlap seen along n, lifted onto both (the
+ * overlap is kept in r). Without any of these *pa and *pb keep the
+ * caller's points. */
+CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, cc_convex_result* r,
+                             cc_vec3* pa, cc_vec3* pb)
+{
+    const cc_feature* fa = &r->feature_a;
+    const cc_feature* fb = &r->feature_b;
+    r->overlap_count = -1;
+    if (fa->count == 1) {
+        *pa = cc_support(a, n);
+        *pb = cc_v3_madd(*pa, n, sep);
+        return;
+    }
+    if (fb->count == 1) {
+        *pb = cc_support(b, cc_v3_neg(n));
+        *pa = cc_v3_madd(*pb, n, -sep);
+        return;
+    }
+    if (fa->count == 2 && fb->count == 2) {
+        float s, t;
+        cc_vec3 da = cc_v3_sub(fa->p[1], fa->p[0]), db = cc_v3_sub(fb->p[1], fb->p[0]);
+        cc_segment_segment_closest(fa->p[0], da, fb->p[0], db, &s, &t);
+        *pa = cc_v3_madd(fa->p[0], da, s);
+        *pb = cc_v3_madd(fb->p[0], db, t);
+        return;
+    }
+    r->overlap_plane = cc_contact_plane_of(fa->p[0], n);
+    const cc_contact_plane cp = r->overlap_plane;
+    const float *ou = r->overlap_u, *ov = r->overlap_v;
+    int k = cc_feature_overlap(fa, fb, &cp, r->overlap_u, r->overlap_v);
+    r->overlap_count = k;
+    float best = 3.0e38f;
+    for (int i = 0; i < k; ++i) { /* the deepest point of the overlap */
+        cc_vec3 qa, qb;
+        if (!cc_feature_lift(fa, &cp, ou[i], ov[i], &qa) || !cc_feature_lift(fb, &cp, ou[i], ov[i], &qb)) continue;
+        float d = cc_v3_dot(cc_v3_sub(qb, qa), n);
+        if (d < best) {
+            best = d;
+            *pa = qa;
+            *pb = qb;
+        }
+    }
+}
+
+/* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
+ * the result. Every exit leaves a finite unit normal. */
+CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
+{
+    float scale = a->extent + b->extent;
+    float tol = CC_CONVEX_TOLERANCE * scale;
+    float skin = cc_maxf(CC_CONVEX_SKIN * cc_minf(a->extent, b->extent), 8.0f * tol);
+    if (!(tol > 0.0f)) { /* two point cores at most: fixed, tiny tolerances */
+        tol = 1.0e-9f;
+        skin = 8.0e-9f;
+    }
+    cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
+    cc_gjk_result g;
+    cc_gjk(a, b, zero, zero, limit, skin, CC_CONVEX_GJK_TOLERANCE * scale, &g);
+    r->iterations = g.iterations;
+    if (g.status == CC_GJK_BEYOND) return 0;
+    if (g.status == CC_GJK_SEPARATED && g.distance > skin) {
+        /* GJK stops early on curved shapes; the climb makes it exact. */
+        cc_vec3 n = g.normal, pa, pb;
+        float sep = cc_convex_separation_along(a, b, n);
+        if (sep > limit) return 0;
+        int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
+        /* Polished and stationary with a face or an edge on either side,
+         * the normal is that feature's exactly; aligning only helps two
+         * single supporting points. */
+        int points = r->feature_a.count == 1 && r->feature_b.count == 1;
+        if (((!polished || points) && cc_convex_align(a, b, &n, &sep, tol, &r->iterations)) || !polished)
+            cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
+        if (sep > limit) return 0;
+        pa = g.point_a;
+        pb = g.point_b;
+        cc_convex_witness(a, b, n, sep, r, &pa, &pb);
+        r->distance = sep;
+        r->normal = n;
+        r->point_a = pa;
+        r->point_b = pb;
+        r->path = CC_CONVEX_PATH_GJK;
+        return 1;
+    }
+    cc_mpr_result m;
+    cc_mpr(a, b, skin, CC_CONVEX_MPR_TOLERANCE * scale, &m);
+    r->iterations += m.iterations;
+    r->path = CC_CONVEX_PATH_MPR;
+    cc_vec3 n = m.hit ? m.normal : (g.status == CC_GJK_SEPARATED ? g.normal : cc_v3(0.0f, 0.0f, 1.0f));
+    cc_vec3 pa, pb;
+    float sep = cc_convex_separation_along(a, b, n);
+    /* Whether r's features already belong to the final n, polished. */
+    int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
+    /* Relative to the cores: a sphere's core is a point, whose ray from the
+     * other shape's centre can leave through the wrong face at any depth. */
+    float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
+    /* Two polytopes have a local optimum at every edge pair, which no face
+     * direction reaches: EPA, exact for them, runs at smaller overlaps. */
+    int polytopes = (a->type == CC_SHAPE_BOX || a->type == CC_SHAPE_CONVEX_HULL) &&
+                    (b->type == CC_SHAPE_BOX || b->type == CC_SHAPE_CONVEX_HULL);
+    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -CC_CONVEX_POLYTOPE_EPA * min_core)) {
+        /* Overlapping enough for other local optima: the shapes' six axis
+         * directions each, hull face normals and the side normals of round
+         * shapes (the optima of each shape against a point), and EPA's
+         * direction are tried too. */
+        /* Starts: 0 and 1, the best direction of each shape's own; then
+         * EPA's, and MPR's with the shapes swapped (the ray from the other
+         * side, so that A-B and B-A try the same starts). */
+        cc_vec3 start[3 + CC_EPA_CANDIDATES];
+        float start_sep[3 + CC_EPA_CANDIDATES];
+        int starts = 2;
+        start[0] = start[1] = n;
+        start_sep[0] = start_sep[1] = -3.0e38f;
+        const cc_frame* frames[2] = {&a->f, &b->f};
+        /* Two polytopes go to EPA alone, exact for them. */
+        for (int k = 0; k < (polytopes ? 0 : 12); ++k) {
+            const cc_frame* f = frames[k / 6];
+            int axis = (k % 6) / 2;
+            cc_vec3 d = axis == 0 ? f->x : (axis == 1 ? f->y : f->z);
+            if (k & 1) d = cc_v3_neg(d);
+            float sd = cc_convex_separation_along(a, b, d);
+            if (sd > start_sep[k / 6]) {
+                start_sep[k / 6] = sd;
+                start[k / 6] = d;
+            }
+        }
+        /* Hull faces: their outward normals (B's reversed). */
+        for (int k = 0; k < (polytopes ? 0 : 2); ++k) {
+            const cc_convex* x = k == 0 ? a : b;
+            if (x->type != CC_SHAPE_CONVEX_HULL) continue;
+            cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
+            for (int f = 0; f < x->hull.face_count; ++f) {
+                cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3_normalize(cc_v3_mul(x->hull.faces[f].normal, inv)));
+                if (k == 1) d = cc_v3_neg(d);
+                float sd = cc_convex_separation_along(a, b, d);
+                if (sd > start_sep[k]) {
+                    start_sep[k] = sd;
+                    start[k] = d;
+                }
+            }
+            r->iterations += x->hull.face_count;
+        }
+        /* Round sides: the side normal facing the other shape's centre. */
+        for (int k = 0; k < 2; ++k) {
+            const cc_convex* x = k == 0 ? a : b;
+            if (x->type != CC_SHAPE_CYLINDER && x->type != CC_SHAPE_CONE) continue;
+            cc_vec3 towards = cc_frame_vector_in(&x->f, cc_v3_sub(cc_convex_center(k == 0 ? b : a), x->f.o));
+            float rxy = sqrtf(towards.x * towards.x + towards.y * towards.y);
+            if (!(rxy > 0.0f)) continue;
+            cc_vec3 side = cc_v3(towards.x / rxy, towards.y / rxy, 0.0f);
+            if (x->type == CC_SHAPE_CONE) {
+                float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
+                side = cc_v3(side.x * 2.0f * x->size.y / len, side.y * 2.0f * x->size.y / len, x->size.x / len);
+            }
+            cc_vec3 d = cc_frame_vector_out(&x->f, side);
+            if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
+            float sd = cc_convex_separation_along(a, b, d);
+            if (sd > start_sep[k]) {
+                start_sep[k] = sd;
+                start[k] = d;
+            }
+        }
+        r->iterations += 14;
+        float min_extent = cc_minf(a->extent, b->extent);
+        int deep = sep < -CC_CONVEX_DEEP * min_extent;
+        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
+        if (m.has_tetra && (polytopes || deep)) {
+            /* EPA's nearest faces when its pools filled up (one face when it
+             * converged): very deep, each is a start (the best start does
+             * not always climb highest); otherwise the best of them. */
+            cc_epa_result e;
+            cc_epa(a, b, skin, CC_CONVEX_EPA_TOLERANCE * scale, m.tetra, &e);
+            r->iterations += e.iterations;
+            int first = starts;
+            for (int k = 0; e.ok && k < e.candidate_count; ++k) {
+                float sd = cc_convex_separation_along(a, b, e.candidate[k]);
+                if (very_deep || starts == first) {
+                    start[starts] = e.candidate[k];
+                    start_sep[starts++] = sd;
+                } else if (sd > start_sep[first]) {
+                    start[first] = e.candidate[k];
+                    start_sep[first] = sd;
+                }
+            }
+        }
+        if (very_deep) {
+            cc_mpr_result ms;
+            cc_mpr(b, a, skin, CC_CONVEX_MPR_TOLERANCE * scale, &ms);
+            r->iterations += ms.iterations;
+            if (ms.hit) {
+                start[starts] = cc_v3_neg(ms.normal);
+                start_sep[starts] = cc_convex_separation_along(a, b, start[starts]);
+                starts++;
+            }
+        }
+        for (int k = 0; k < starts; ++k) {
+            /* Shallower, a shape's direction below the optimum found is not
+             * worth a climb; very deep, every start is. */
+            if (k < 2 && !very_deep && start_sep[k] < sep) continue;
+            cc_feature fa, fb;
+            int start_polished = cc_convex_climb(a, b, scale, tol, &start[k], &start_sep[k], &r->iterations, &fa, &fb);
+            if (start_sep[k] > sep) {
+                sep = start_sep[k];
+                n = start[k];
+                polished = start_polished;
+                r->feature_a = fa;
+                r->feature_b = fb;
+            }
+        }
+    }
+    if (!polished) cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
+    if (sep > limit) return 0;
+    pa = cc_support(a, n);
+    pb = cc_support(b, cc_v3_neg(n));
+    cc_convex_witness(a, b, n, sep, r, &pa, &pb);
+    r->distance = sep;
+    r->normal = n;
+    r->point_a = pa;
+    r->point_b = pb;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,390 @@
+/* The mesh narrow phase: one thread per mid-phase work item (a triangle, or
+ * a chunk of mesh vertices) computes its raw contacts. Without reduction
+ * they are written at once. With reduction the first pass votes each raw
+ * contact into its pair's reduction block (contacts/reduction.h); the second
+ * runs one thread per slot of the blocks in use: a slot holds the
+ * fingerprint of the contact it kept, which names its triangle or vertex,
+ * and only that element is recomputed, bit for bit, and written. A pair
+ * keeps a dozen or so of its raw contacts, so the second pass costs a
+ * fraction of the first. Items of pairs that got no block (more pairs than
+ * blocks) are written unreduced in the first pass: more rows, nothing
+ * dropped. */
+#ifndef CC_KERNELS_MESH_NARROWPHASE_H
+#define CC_KERNELS_MESH_NARROWPHASE_H
+
+#include "kernels/mesh/midphase.h"
+#include "kernels/narrowphase/dispatch.h"
+#include "kernels/mesh/triangle.h"
+
+#define CC_MESH_PASS_DIRECT 0 /* reduction off: write every raw contact */
+#define CC_MESH_PASS_VOTE 1
+#define CC_MESH_PASS_EMIT 2
+
+/* How deep a vertex may sink into a watertight surface and still find its
+ * way out, relative to the surface's size: the vertex query searches that
+ * far beyond the pair's threshold. */
+#define CC_MESH_PENETRATION_REACH 0.05f
+
+/* Writes one contact row with an explicit sub-key (mesh contacts number
+ * their rows by triangle, vertex or reduction slot, not by manifold index). */
+CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, cc_vec3 normal, float core_distance,
+                          int sub_key, const cc_transform* body_pose, cc_contact_sink sink)
+{
+    float d = core_distance - a.thickness - b.thickness;
+    if (!(d <= a.gap + b.gap)) return;
+    int row = cc_atomic_add_i32(sink.counter, 1);
+    cc_contacts_view out = sink.rows;
+    if (row >= out.capacity) return; /* counted for the overflow report */
+    cc_vec3 half = cc_v3_scale(normal, 0.5f * core_distance);
+    out.shape0[row] = a.shape;
+    out.shape1[row] = b.shape;
+    out.point0[row] = cc_to_body_frame(body_pose, a.body, cc_v3_sub(point, half));
+    out.point1[row] = cc_to_body_frame(body_pose, b.body, cc_v3_add(point, half));
+    out.normal[row] = normal;
+    out.thickness0[row] = a.thickness;
+    out.thickness1[row] = b.thickness;
+    out.distance[row] = d;
+    if (sink.keys) {
+        int mask = (int)(((uint64_t)1 << sink.layout.sub_bits) - 1);
+        sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, sub_key & mask);
+    }
+}
+
+/* Everything an item's contacts need. */
+typedef struct cc_mesh_context {
+    const cc_model_view* m;
+    const cc_transform* shape_pose;
+    const cc_transform* body_pose;
+    const cc_mesh_view* mv;
+    cc_contact_sink sink;
+    int pass;
+    const cc_mesh_item* item;
+    int single;          /* the item's first element only (the emit pass) */
+    unsigned emit_print; /* the emit pass: the one fingerprint to write */
+    cc_contact_side a, b;
+    cc_vec3 ref; /* the surface shape's origin: reduction points are relative to it */
+} cc_mesh_context;
+
+/* One raw contact (manifold conventions: midpoint, normal a -> b, core
+ * distance) with its geometric fingerprint, routed by pass and block. */
+CC_HD void cc_mesh_contact(const cc_mesh_context* x, cc_vec3 point, cc_vec3 normal, float dist, unsigned fingerprint)
+{
+    if (!(dist - x->a.thickness - x->b.thickness <= x->a.gap + x->b.gap)) return;
+    if (x->item->block < 0) {
+        if (x->pass != CC_MESH_PASS_EMIT)
+            cc_write_point(x->a, x->b, point, normal, dist, (int)fingerprint, x->body_pose, x->sink);
+        return;
+    }
+    unsigned long long* slots = x->mv->slots + (size_t)x->item->block * CC_REDUCE_SLOTS;
+    cc_vec3 rel = cc_v3_sub(point, x->ref);
+    if (x->pass == CC_MESH_PASS_VOTE) {
+        cc_reduce_vote(slots, rel, normal, dist, fingerprint);
+        return;
+    }
+    int sub = 0;
+    if (fingerprint == x->emit_print && cc_reduce_kept(slots, rel, normal, dist, fingerprint, &sub))
+        cc_write_point(x->a, x->b, point, normal, dist, sub, x->body_pose, x->sink);
+}
+
+/* World corners of triangle `id` of surface shape s. Each world vertex is
+ * computed from its own data alone, so triangles sharing a vertex get the
+ * same bits (the duplicate rule of mesh/triangle.h relies on it). */
+CC_HD void cc_surface_triangle(const cc_model_view* m, int s, cc_transform pose, int id, cc_vec3* t0, cc_vec3* t1,
+                               cc_vec3* t2)
+{
+    cc_vec3 l0, l1, l2;
+    if (m->shape_geom[s].type == CC_SHAPE_MESH) {
+        const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+        cc_mesh_triangle t = m->mesh_triangles[d->triangle_first + id];
+        cc_vec3 k = m->shape_geom[s].size;
+        l0 = cc_v3_mul(m->mesh_vertices[t.v[0]], k);
+        l1 = cc_v3_mul(m->mesh_vertices[t.v[1]], k);
+        l2 = cc_v3_mul(m->mesh_vertices[t.v[2]], k);
+    } else {
+        cc_hfield_ref h = cc_hfield_ref_of(m, s);
+        cc_hfield_triangle(&h, id, &l0, &l1, &l2);
+    }
+    *t0 = cc_tf_point(pose, l0);
+    *t1 = cc_tf_point(pose, l1);
+    *t2 = cc_tf_point(pose, l2);
+}
+
+/* Whether `far` lies on or above the plane of (a, b, c): the neighbour
+ * across an edge continues flat or folds up (concave). */
+CC_HD int cc_folds_up(cc_vec3 a, cc_vec3 b, cc_vec3 c, cc_vec3 far)
+{
+    cc_vec3 n = cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(c, a));
+    float len = cc_v3_length(n);
+    if (!(len > 0.0f)) return 0;
+    float size = cc_v3_length(cc_v3_sub(b, a)) + cc_v3_length(cc_v3_sub(c, a));
+    return cc_v3_dot(n, cc_v3_sub(far, a)) >= -1.0e-6f * size * len;
+}
+
+/* Neighbourhood flags of heightfield triangle `id`, from the grid: the
+ * neighbour across each edge is known, and the grid's border is open. */
+CC_HD unsigned cc_hfield_triangle_flags(const cc_hfield_ref* h, int id)
+{
+    int cell = id >> 1, k = id & 1;
+    int r = cell / (h->cols - 1), c = cell % (h->cols - 1);
+    cc_vec3 t0, t1, t2;
+    cc_hfield_triangle(h, id, &t0, &t1, &t2);
+    /* Per edge: the neighbour's far vertex (row, column), or -1: open. */
+    int fr[3], fc[3];
+    if (k == 0) { /* (r,c) (r,c+1) (r+1,c+1) */
+        fr[0] = r > 0 ? r - 1 : -1, fc[0] = c;
+        fr[1] = c + 2 < h->cols ? r + 1 : -1, fc[1] = c + 2;
+        fr[2] = r + 1, fc[2] = c;
+    } else { /* (r,c) (r+1,c+1) (r+1,c) */
+        fr[0] = r, fc[0] = c + 1;
+        fr[1] = r + 2 < h->rows ? r + 2 : -1, fc[1] = c + 1;
+        fr[2] = c > 0 ? r : -1, fc[2] = c - 1;
+    }
+    unsigned flags = 0u;
+    for (int e = 0; e < 3; ++e) {
+        if (fr[e] < 0) flags |= CC_TRI_EDGE_OPEN(e);
+        else if (cc_folds_up(t0, t1, t2, cc_hfield_point(h, fr[e], fc[e]))) flags |= CC_TRI_EDGE_FLAT(e);
+    }
+    /* Vertices on the grid's border. */
+    int vr[3] = {r, k == 0 ? r : r + 1, r + 1}, vc[3] = {c, c + 1, k == 0 ? c + 1 : c};
+    for (int v = 0; v < 3; ++v)
+        if (vr[v] == 0 || vr[v] == h->rows - 1 || vc[v] == 0 || vc[v] == h->cols - 1) flags |= CC_TRI_VERTEX_OPEN(v);
+    return flags;
+}
+
+/* Open and flat edges of triangle `id` of surface shape s. */
+CC_HD unsigned cc_surface_triangle_flags(const cc_model_view* m, int s, int id)
+{
+    if (m->shape_geom[s].type == CC_SHAPE_MESH)
+        return m->mesh_triangle_flags[m->meshes[m->shape_source[s]].triangle_first + id];
+    cc_hfield_ref h = cc_hfield_ref_of(m, s);
+    return cc_hfield_triangle_flags(&h, id);
+}
+
+/* Shape a (a primitive or hull) against one triangle of surface b. */
+CC_HD void cc_mesh_triangle_item(const cc_mesh_context* x, int ta)
+{
+    const cc_model_view* m = x->m;
+    int sa = x->a.shape, sb = x->b.shape;
+    cc_vec3 t0, t1, t2;
+    cc_surface_triangle(m, sb, x->shape_pose[sb], x->item->element, &t0, &t1, &t2);
+    cc_geom ga;
+    ga.xf = x->shape_pose[sa];
+    ga.size = m->shape_geom[sa].size;
+    ga.hull = ta == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(m, sa) : cc_hull_ref_none();
+    float threshold = cc_core_threshold(x->a, x->b);
+    cc_manifold mf;
+    mf.count = 0;
+    int feature = ta == CC_SHAPE_SPHERE ? cc_collide_sphere_triangle(&ga, t0, t1, t2, threshold, &mf)
+                                        : cc_collide_convex_triangle(&ga, ta, t0, t1, t2, threshold, &mf);
+    /* A contact on an edge or vertex shared by several triangles is kept by
+     * one of them only, and so is each point of a face contact on a seam. */
+    cc_vec3 ref = cc_triangle_reference(&ga, ta);
+    unsigned flags = cc_surface_triangle_flags(m, sb, x->item->element);
+    if (!cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags)) return;
+    if (feature == CC_TRI_FACE) cc_triangle_dedupe_points(&mf, t0, t1, t2, ref, flags);
+    for (int k = 0; k < mf.count; ++k)
+        cc_mesh_contact(x, mf.point[k], mf.normal, mf.distance[k], (unsigned)x->item->element * 8u + (unsigned)k);
+}
+
+/* One past the last vertex of the item's chunk (of a mesh of n vertices). */
+CC_HD int cc_mesh_chunk_end(const cc_mesh_context* x, int n)
+{
+    int end = x->item->element + (x->single ? 1 : CC_MESH_VERTEX_CHUNK);
+    return end < n ? end : n;
+}
+
+/* World position of vertex v of mesh shape s. */
+CC_HD cc_vec3 cc_mesh_world_vertex(const cc_model_view* m, int s, cc_transform pose, int v)
+{
+    const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+    return cc_tf_point(pose, cc_v3_mul(m->mesh_vertices[d->vertex_first + v], m->shape_geom[s].size));
+}
+
+/* Mesh vertices against plane a. */
+CC_HD void cc_mesh_plane_vertices_item(const cc_mesh_context* x)
+{
+    const cc_model_view* m = x->m;
+    int sa = x->a.shape, sb = x->b.shape;
+    cc_geom plane;
+    plane.xf = x->shape_pose[sa];
+    plane.size = m->shape_geom[sa].size;
+    float threshold = cc_core_threshold(x->a, x->b);
+    int end = cc_mesh_chunk_end(x, cc_mesh_vertex_count(m, sb));
+    for (int v = x->item->element; v < end; ++v) {
+        cc_manifold mf;
+        cc_collide_plane_vertex(&plane, cc_mesh_world_vertex(m, sb, x->shape_pose[sb], v), threshold, &mf);
+        if (mf.count) cc_mesh_contact(x, mf.point[0], mf.normal, mf.distance[0], (unsigned)v);
+    }
+}
+
+/* Closest point of surface shape y to world point p, searched within
+ * `radius`: 1 with the point q and the front normal n of its triangle
+ * (world), 0 when no triangle lies that close. Ties go to the lower
+ * triangle id, so the answer does not depend on the BVH's shape. */
+CC_HD int cc_surface_closest(const cc_model_view* m, int y, cc_transform pose, cc_vec3 p, float radius, cc_vec3* q,
+                             cc_vec3* n)
+{
+    cc_vec3 k = m->shape_geom[y].size;
+    cc_vec3 pl = cc_tf_point_inv(pose, p);
+    float best = radius * radius;
+    int found = 0;
+    cc_vec3 bq = pl, bn = cc_v3(0.0f, 0.0f, 1.0f);
+    if (m->shape_geom[y].type == CC_SHAPE_MESH) {
+        const cc_mesh_desc* d = &m->meshes[m->shape_source[y]];
+        const cc_bvh_node* nodes = m->bvh_nodes + d->node_first;
+        const int* prims = m->bvh_prims + d->triangle_first;
+        const cc_mesh_triangle* tris = m->mesh_triangles + d->triangle_first;
+        cc_vec3 r = cc_v3(radius / k.x, radius / k.y, radius / k.z);
+        cc_vec3 pu = cc_v3(pl.x / k.x, pl.y / k.y, pl.z / k.z);
+        cc_bvh_query it;
+        cc_bvh_query_begin(&it, cc_v3_sub(pu, r), cc_v3_add(pu, r));
+        int best_t = -1;
+        for (int t = cc_bvh_query_next(&it, nodes, prims); t >= 0; t = cc_bvh_query_next(&it, nodes, prims)) {
+            cc_vec3 a = cc_v3_mul(m->mesh_vertices[tris[t].v[0]], k), b = cc_v3_mul(m->mesh_vertices[tris[t].v[1]], k),
+                    c = cc_v3_mul(m->mesh_vertices[tris[t].v[2]], k);
+            cc_vec3 cp = cc_closest_point_on_triangle(pl, a, b, c);
+            float d2 = cc_v3_length_sq(cc_v3_sub(pl, cp));
+            if (d2 < best || (d2 == best && found && t < best_t)) {
+                cc_vec3 tn;
+                if (!cc_triangle_normal(a, b, c, &tn)) continue;
+                best = d2, best_t = t, bq = cp, bn = tn, found = 1;
+            }
+        }
+    } else {
+        cc_hfield_ref h = cc_hfield_ref_of(m, y);
+        cc_vec3 r = cc_v3(radius, radius, radius);
+        int r0, r1, c0, c1;
+        if (cc_hfield_cell_range(&h, cc_v3_sub(pl, r), cc_v3_add(pl, r), &r0, &r1, &c0, &c1))
+            for (int row = r0; row <= r1; ++row)
+                for (int col = c0; col <= c1; ++col)
+                    for (int j = 0; j < 2; ++j) {
+                        cc_vec3 a, b, c, tn;
+                        cc_hfield_triangle(&h, 2 * (row * (h.cols - 1) + col) + j, &a, &b, &c);
+                        cc_vec3 cp = cc_closest_point_on_triangle(pl, a, b, c);
+                        float d2 = cc_v3_length_sq(cc_v3_sub(pl, cp));
+                        if (d2 < best && cc_triangle_normal(a, b, c, &tn)) best = d2, bq = cp, bn = tn, found = 1;
+                    }
+    }
+    if (!found) return 0;
+    *q = cc_tf_point(pose, bq);
+    *n = cc_tf_vector(pose, bn);
+    return 1;
+}
+
+/* Half the diagonal of a surface's bounds [m]: its size for the reach. */
+CC_HD float cc_surface_extent(const cc_model_view* m, int s)
+{
+    cc_vec3 k = m->shape_geom[s].size;
+    if (m->shape_geom[s].type == CC_SHAPE_MESH) {
+        const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+        return 0.5f * cc_v3_length(cc_v3_mul(cc_v3_sub(d->upper, d->lower), k));
+    }
+    return cc_v3_length(cc_v3(k.x, k.y, 0.0f));
+}
+
+/* Vertices of mesh x (shape a when of_a, else b) against surface y. A
+ * vertex outside y makes a contact along the line to its closest point; a
+ * vertex inside a closed surface (a watertight mesh, or under a
+ * heightfield) one that pushes it out; behind an open surface, none. */
+CC_HD void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
+{
+    const cc_model_view* m = x->m;
+    int sx = of_a ? x->a.shape : x->b.shape, sy = of_a ? x->b.shape : x->a.shape;
+    int ty = m->shape_geom[sy].type;
+    int closed = ty == CC_SHAPE_HEIGHTFIELD || m->meshes[m->shape_source[sy]].watertight;
+    float threshold = cc_core_threshold(x->a, x->b);
+    float radius = threshold + (closed ? CC_MESH_PENETRATION_REACH * cc_surface_extent(m, sy) : 0.0f);
+    cc_transform px = x->shape_pose[sx], py = x->shape_pose[sy];
+    int end = cc_mesh_chunk_end(x, cc_mesh_vertex_count(m, sx));
+    for (int v = x->item->element; v < end; ++v) {
+        cc_vec3 p = cc_mesh_world_vertex(m, sx, px, v), q, fn;
+        if (!cc_surface_closest(m, sy, py, p, radius, &q, &fn)) continue;
+        cc_vec3 pq = cc_v3_sub(p, q);
+        float len = cc_v3_length(pq);
+        int inside = cc_v3_dot(pq, fn) < 0.0f;
+        if (inside && !closed) continue;
+        /* Out of y: from q toward p, or the face normal at the surface. */
+        cc_vec3 out = len > 0.0f ? cc_v3_scale(pq, (inside ? -1.0f : 1.0f) / len) : fn;
+        float s = inside ? -len : len;
+        if (!(s <= threshold)) continue;
+        /* Manifold conventions: normal from a to b, midpoint, distance. */
+        cc_vec3 normal = of_a ? cc_v3_neg(out) : out;
+        cc_vec3 mid = cc_v3_scale(cc_v3_add(p, q), 0.5f);
+        cc_mesh_contact(x, mid, normal, s, (unsigned)v * 2u + (unsigned)(of_a ? 0 : 1));
+    }
+}
+
+/* Runs x's item (x->item, single and emit_print set) of pair p. */
+CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_view* m, const cc_transform* shape_pose,
+                             const cc_transform* body_pose, const cc_mesh_view* mv, cc_contact_sink sink, int pass)
+{
+    x->m = m;
+    x->shape_pose = shape_pose;
+    x->body_pose = body_pose;
+    x->mv = mv;
+    x->sink = sink;
+    x->pass = pass;
+    x->a = cc_contact_side_of(p.a, &m->shape_geom[p.a]);
+    x->b = cc_contact_side_of(p.b, &m->shape_geom[p.b]);
+    x->ref = shape_pose[p.b].p;
+    switch (x->item->kind) {
+    case CC_MESH_ITEM_SPHERE_TRIANGLE:
+    case CC_MESH_ITEM_CONVEX_TRIANGLE: cc_mesh_triangle_item(x, p.ta); break;
+    case CC_MESH_ITEM_PLANE_VERTICES: cc_mesh_plane_vertices_item(x); break;
+    case CC_MESH_ITEM_VERTICES_OF_A: cc_mesh_vertices_item(x, 1); break;
+    default: cc_mesh_vertices_item(x, 0); break;
+    }
+}
+
+/* First pass: one thread per work item (votes, or writes unreduced). */
+CC_HD void cc_mesh_narrowphase_thread(int j, const cc_model_view* m, const cc_pair* grouped,
+                                      const cc_transform* shape_pose, const cc_transform* body_pose,
+                                      const cc_mesh_view* mv, cc_contact_sink sink, int pass)
+{
+    cc_mesh_item it = mv->grouped_items[j];
+    cc_mesh_context x;
+    x.item = &it;
+    x.single = 0;
+    x.emit_print = 0u;
+    cc_mesh_run_item(&x, cc_mesh_pair_of(m, grouped[it.pair]), m, shape_pose, body_pose, mv, sink, pass);
+}
+
+/* Second pass: one thread per slot t of the `blocks` blocks in use. A kept
+ * contact may hold several slots of its bin; the first writes it. Its
+ * fingerprint names the element to recompute: a triangle (id * 8 + point)
+ * against a primitive, a vertex against a plane, or a vertex (id * 2, + 1
+ * for the second mesh) of a mesh against a surface. */
+CC_HD void cc_mesh_emit_slot_thread(int t, int blocks, const cc_model_view* m, const cc_pair* grouped,
+                                    const cc_transform* shape_pose, const cc_transform* body_pose,
+                                    const cc_mesh_view* mv, cc_contact_sink sink)
+{
+    int b = t / CC_REDUCE_SLOTS, j = t % CC_REDUCE_SLOTS;
+    if (b >= blocks) return;
+    const unsigned long long* slots = mv->slots + (size_t)b * CC_REDUCE_SLOTS;
+    unsigned long long key = slots[j];
+    if (key == 0ull) return;
+    unsigned print = (unsigned)key;
+    for (int i = j - j % CC_REDUCE_SLOTS_PER_BIN; i < j; ++i)
+        if (slots[i] != 0ull && (unsigned)slots[i] == print) return;
+    cc_mesh_item it;
+    it.pair = mv->block_pair[b];
+    it.block = b;
+    cc_mesh_pair p = cc_mesh_pair_of(m, grouped[it.pair]);
+    if (p.ta == CC_SHAPE_PLANE) {
+        it.kind = CC_MESH_ITEM_PLANE_VERTICES;
+        it.element = (int)print;
+    } else if (p.ta == CC_SHAPE_MESH) {
+        it.kind = (print & 1u) ? CC_MESH_ITEM_VERTICES_OF_B : CC_MESH_ITEM_VERTICES_OF_A;
+        it.element = (int)(print >> 1);
+    } else {
+        it.kind = p.ta == CC_SHAPE_SPHERE ? CC_MESH_ITEM_SPHERE_TRIANGLE : CC_MESH_ITEM_CONVEX_TRIANGLE;
+        it.element = (int)(print >> 3);
+    }
+    cc_mesh_context x;
+    x.item = &it;
+    x.single = 1;
+    x.emit_print = print;
+    cc_mesh_run_item(&x, p, m, shape_pose, body_pose, mv, sink, CC_MESH_PASS_EMIT);
+}
+
+#endif

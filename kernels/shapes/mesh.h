@@ -1,0 +1,40 @@
+/* Triangle meshes and heightfields as kernels see them: flat pools shared by
+ * every shape that uses them (and by every replicated world), like the
+ * convex hulls of shapes/hull.h.
+ *
+ * A mesh's vertices are in its own frame; a shape scales them per axis by
+ * its size. Triangles are three vertex indices, counter-clockwise seen from
+ * outside, absolute into the vertex pool.
+ *
+ * A heightfield is a grid of rows x cols samples, row-major: row r lies at
+ * y = -size.y + 2 size.y r / (rows - 1), column c at
+ * x = -size.x + 2 size.x c / (cols - 1), and the surface at z = sample * size.z
+ * (size of the shape). Heightfields are static. */
+#ifndef CC_KERNELS_SHAPES_MESH_H
+#define CC_KERNELS_SHAPES_MESH_H
+
+#include "kernels/math/vec3.h"
+
+typedef struct cc_mesh_triangle {
+    int v[3]; /* absolute indices into the mesh vertex pool */
+} cc_mesh_triangle;
+
+/* One mesh: ranges into the vertex, triangle and BVH pools (mesh/bvh.h). The
+ * BVH's leaf slots (bvh_prims) run parallel to the triangles, from
+ * triangle_first, and name triangles relative to triangle_first. */
+typedef struct cc_mesh_desc {
+    int vertex_first, vertex_count;
+    int triangle_first, triangle_count;
+    int node_first, node_count; /* BVH nodes; node_first is the root */
+    int watertight;             /* every edge shared by two opposite triangles */
+    cc_vec3 lower, upper;       /* bounds of the vertices, mesh frame [m] */
+} cc_mesh_desc;
+
+/* One heightfield: its range in the sample pool and its extreme samples. */
+typedef struct cc_hfield_desc {
+    int sample_first;
+    int rows, cols;
+    float min_height, max_height; /* unscaled samples */
+} cc_hfield_desc;
+
+#endif

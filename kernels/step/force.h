@@ -1,0 +1,133 @@
+/* Contact forces of one step: each contact row becomes a force pair on its
+ * two bodies, applied at the midpoint of the two surface points, under the
+ * solver's contact model. The distance is re-evaluated at the step's poses
+ * from the body-frame points, so contacts kept across substeps (collide
+ * every n substeps) follow the bodies. */
+#ifndef CC_KERNELS_STEP_FORCE_H
+#define CC_KERNELS_STEP_FORCE_H
+
+#include "kernels/step/law_compliant.h"
+#include "kernels/step/law_penalty.h"
+#include "kernels/contacts/sort_key.h"
+#include "kernels/step/step_view.h"
+
+/* Per component: the sum order varies on a GPU (see deterministic mode). */
+CC_HD void cc_atomic_add_v3(cc_vec3* addr, cc_vec3 v)
+{
+    cc_atomic_add_f32(&addr->x, v.x);
+    cc_atomic_add_f32(&addr->y, v.y);
+    cc_atomic_add_f32(&addr->z, v.z);
+}
+
+/* Whether body b moves under forces (world-frame shapes have body -1). */
+CC_HD int cc_step_body_moves(const cc_step_view* v, int b)
+{
+    return b >= 0 && !v->model.body_static[b] && v->model.body_mass[b].inv_mass != 0.0f;
+}
+
+CC_HD cc_vec3 cc_step_point_velocity(const cc_step_view* v, int b, cc_vec3 com, cc_vec3 p)
+{
+    if (b < 0) return cc_v3(0.0f, 0.0f, 0.0f);
+    return cc_v3_add(v->linear_in[b], cc_v3_cross(v->angular_in[b], cc_v3_sub(p, com)));
+}
+
+/* Force on shape 1 (shape 0 gets its opposite) under the compliant model.
+ * The collider, whose field gives the distance and normal, is the shape
+ * that does not move when only one moves, else shape 0; a shape that is no
+ * collider hands the role to the other. The other shape is the colliding
+ * one. "Static" here means "does not move": static, world or massless. */
+CC_HD cc_vec3 cc_compliant_pair_force(const cc_step_view* v, int s0, int s1, int static0, int static1, float d,
+                                      cc_vec3 n, cc_vec3 v_rel10)
+{
+    const cc_compliant_params* c0 = &v->model.shape_compliant[s0];
+    const cc_compliant_params* c1 = &v->model.shape_compliant[s1];
+    if (!c0->is_collider && !c1->is_collider) return cc_v3(0.0f, 0.0f, 0.0f);
+    int collider_is_0 = !(static1 && !static0);
+    if (collider_is_0 && !c0->is_collider) collider_is_0 = 0;
+    else if (!collider_is_0 && !c1->is_collider) collider_is_0 = 1;
+    /* Point contacts come from closest points, so the colliding surface's
+     * normal is exactly opposite the collider's: alignment never rejects
+     * them, and the colliding normal is left out (NULL). */
+    if (collider_is_0) {
+        cc_compliant_pair p = cc_compliant_combine(c1, c0, static0);
+        cc_vec3 t = cc_compliant_traction(&p, d, n, (const cc_vec3*)0, v_rel10);
+        return cc_v3_scale(t, v->point_weight);
+    }
+    cc_compliant_pair p = cc_compliant_combine(c0, c1, static1);
+    cc_vec3 t = cc_compliant_traction(&p, d, cc_v3_neg(n), (const cc_vec3*)0, cc_v3_neg(v_rel10));
+    return cc_v3_scale(t, -v->point_weight);
+}
+
+CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
+{
+    const cc_contacts_view* c = &v->contacts;
+    if (i >= *c->count) return;
+    int s0 = c->shape0[i], s1 = c->shape1[i];
+    int b0 = v->model.shape_geom[s0].body, b1 = v->model.shape_geom[s1].body;
+    cc_transform x0 = b0 >= 0 ? v->pose_in[b0] : cc_tf_identity();
+    cc_transform x1 = b1 >= 0 ? v->pose_in[b1] : cc_tf_identity();
+    cc_vec3 n = c->normal[i];
+    cc_vec3 p0 = cc_v3_madd(cc_tf_point(x0, c->point0[i]), n, c->thickness0[i]);
+    cc_vec3 p1 = cc_v3_madd(cc_tf_point(x1, c->point1[i]), n, -c->thickness1[i]);
+    float d = cc_v3_dot(n, cc_v3_sub(p1, p0));
+    cc_vec3 at = cc_v3_scale(cc_v3_add(p0, p1), 0.5f);
+    cc_vec3 com0 = b0 >= 0 ? cc_tf_point(x0, v->model.body_mass[b0].com) : at;
+    cc_vec3 com1 = b1 >= 0 ? cc_tf_point(x1, v->model.body_mass[b1].com) : at;
+    cc_vec3 v_rel = cc_v3_sub(cc_step_point_velocity(v, b1, com1, at), cc_step_point_velocity(v, b0, com0, at));
+    int moves0 = cc_step_body_moves(v, b0), moves1 = cc_step_body_moves(v, b1);
+
+    cc_vec3 f1;
+    if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
+        cc_penalty_pair p = cc_penalty_combine(&v->model.shape_material[s0], &v->model.shape_material[s1]);
+        f1 = cc_penalty_force(&p, d, n, v_rel);
+    } else {
+        f1 = cc_compliant_pair_force(v, s0, s1, !moves0, !moves1, d, n, v_rel);
+    }
+    cc_vec3 f0 = cc_v3_neg(f1);
+    cc_vec3 t0 = cc_v3_cross(cc_v3_sub(at, com0), f0);
+    cc_vec3 t1 = cc_v3_cross(cc_v3_sub(at, com1), f1);
+    if (v->deterministic) {
+        /* Entries sorted by body are summed in a fixed order later. */
+        int e0 = 2 * i, e1 = 2 * i + 1;
+        v->entry_keys[e0] = moves0 ? ((uint64_t)(uint32_t)b0 << 32) | (uint32_t)e0 : CC_KEY_EMPTY;
+        v->entry_keys[e1] = moves1 ? ((uint64_t)(uint32_t)b1 << 32) | (uint32_t)e1 : CC_KEY_EMPTY;
+        v->entry_ids[e0] = e0;
+        v->entry_ids[e1] = e1;
+        v->entry_force[e0] = f0;
+        v->entry_force[e1] = f1;
+        v->entry_torque[e0] = t0;
+        v->entry_torque[e1] = t1;
+        return;
+    }
+    if (moves0) {
+        cc_atomic_add_v3(&v->body_force[b0], f0);
+        cc_atomic_add_v3(&v->body_torque[b0], t0);
+    }
+    if (moves1) {
+        cc_atomic_add_v3(&v->body_force[b1], f1);
+        cc_atomic_add_v3(&v->body_torque[b1], t1);
+    }
+}
+
+/* Deterministic mode: body b sums its entries in sorted order (by contact
+ * row, then side). n is the number of entries written (2 * contacts). */
+CC_HD void cc_reduce_body_forces_thread(int b, const cc_step_view* v, int n)
+{
+    uint64_t first_key = (uint64_t)(uint32_t)b << 32;
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (v->sorted_keys[mid] < first_key) lo = mid + 1;
+        else hi = mid;
+    }
+    cc_vec3 f = cc_v3(0.0f, 0.0f, 0.0f), t = cc_v3(0.0f, 0.0f, 0.0f);
+    for (int k = lo; k < n && (v->sorted_keys[k] >> 32) == (uint64_t)(uint32_t)b; ++k) {
+        int e = v->sorted_ids[k];
+        f = cc_v3_add(f, v->entry_force[e]);
+        t = cc_v3_add(t, v->entry_torque[e]);
+    }
+    v->body_force[b] = f;
+    v->body_torque[b] = t;
+}
+
+#endif

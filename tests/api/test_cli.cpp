@@ -1,0 +1,191 @@
+// The cucontact command-line tool on every example scene: exit status 0, the
+// CSV's columns, and contact counts equal to those of the C API on the same
+// scene; bench and info; --help; bad usage (2) and failures (1, one line on
+// stderr).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/test_support.h"
+
+using namespace cctest;
+
+namespace {
+
+const char* kScenes[] = {"capsule_humanoid", "bin_64_primitives", "table_objects", "terrain_spheres", "mesh_on_plane"};
+
+struct CliRun {
+    int status;
+    std::string out, err;
+};
+
+std::string read_all(const std::string& path)
+{
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+std::string temp_path(const std::string& name)
+{
+    return ::testing::TempDir() + "cc_cli_" + std::to_string(::getpid()) + "_" + name;
+}
+
+CliRun run(const std::string& args)
+{
+    std::string out = temp_path("stdout"), err = temp_path("stderr");
+    std::string cmd = std::string("'") + CC_CLI_PATH + "' " + args + " >'" + out + "' 2>'" + err + "'";
+    int rc = std::system(cmd.c_str());
+    CliRun r;
+    r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    r.out = read_all(out);
+    r.err = read_all(err);
+    return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text)
+{
+    std::vector<std::string> lines;
+    std::stringstream s(text);
+    for (std::string line; std::getline(s, line);) lines.push_back(line);
+    return lines;
+}
+
+// The number after "key: " on the summary line that starts with key, or -1.
+long value_after(const std::string& text, const std::string& key)
+{
+    for (const std::string& line : lines_of(text))
+        if (line.rfind(key + ": ", 0) == 0) return std::strtol(line.c_str() + key.size() + 2, nullptr, 10);
+    return -1;
+}
+
+std::string scene_path(const char* name) { return std::string(CC_SCENES_DIR) + "/" + name + ".xml"; }
+
+// Contacts the C API finds on the scene, as the tool sets it up.
+int api_contacts(const std::string& path, int worlds)
+{
+    Builder b = make_builder();
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.worlds = worlds;
+    EXPECT_EQ(cc_builder_load_mjcf(b.get(), path.c_str(), &o), CC_OK) << cc_last_error_message();
+    cc_pipeline_def d = cc_default_pipeline_def();
+    d.skip_unsupported_pairs = 1;
+    World w;
+    EXPECT_EQ(make_world(b.get(), cc_device_cpu(), d, &w), CC_OK) << cc_last_error_message();
+    return (int)collide(w).size();
+}
+
+} // namespace
+
+class CliScene : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CliScene, CollideWritesEveryContactTheApiFinds)
+{
+    std::string csv = temp_path(std::string(GetParam()) + ".csv");
+    CliRun r = run("collide '" + scene_path(GetParam()) + "' --csv '" + csv + "' --quiet");
+    ASSERT_EQ(r.status, 0) << r.err;
+    long contacts = value_after(r.out, "contacts");
+    ASSERT_GE(contacts, 0) << r.out;
+    EXPECT_GT(contacts, 0) << "every example scene has resting contacts";
+    EXPECT_EQ(contacts, api_contacts(scene_path(GetParam()), 1));
+    EXPECT_GE(value_after(r.out, "candidate pairs"), 1);
+    EXPECT_NE(r.out.find("contacts by pair type:"), std::string::npos);
+    auto lines = lines_of(read_all(csv));
+    ASSERT_FALSE(lines.empty());
+    EXPECT_EQ(lines[0], "world,shape0,shape1,name0,name1,distance,point0_x,point0_y,point0_z,point1_x,point1_y,point1_z,"
+                        "normal_x,normal_y,normal_z");
+    EXPECT_EQ((long)lines.size() - 1, contacts);
+    for (size_t i = 1; i < lines.size(); ++i) {
+        int commas = 0;
+        for (char c : lines[i]) commas += c == ',';
+        EXPECT_EQ(commas, 14) << lines[i];
+        // Normals are unit vectors.
+        std::vector<double> v;
+        std::stringstream s(lines[i]);
+        for (std::string f; std::getline(s, f, ',');) v.push_back(std::atof(f.c_str()));
+        ASSERT_EQ(v.size(), 15u);
+        EXPECT_NEAR(v[12] * v[12] + v[13] * v[13] + v[14] * v[14], 1.0, 1e-4) << lines[i];
+        // Both surface points lie within a few millimetres of each other.
+        double dx = v[9] - v[6], dy = v[10] - v[7], dz = v[11] - v[8];
+        EXPECT_LT(dx * dx + dy * dy + dz * dz, 0.01 * 0.01) << lines[i];
+    }
+    // Every pair type of the scenes has a route: nothing is skipped, and the
+    // surface scenes report their surface contacts.
+    EXPECT_EQ(r.out.find("skipped: no narrow-phase route yet for"), std::string::npos) << r.out;
+    if (std::string(GetParam()) == "mesh_on_plane") {
+        EXPECT_NE(r.out.find("plane-mesh"), std::string::npos) << r.out;
+    }
+    if (std::string(GetParam()) == "terrain_spheres") {
+        EXPECT_NE(r.out.find("sphere-heightfield"), std::string::npos) << r.out;
+    }
+}
+
+TEST_P(CliScene, BenchAndInfoRun)
+{
+    CliRun b = run("bench '" + scene_path(GetParam()) + "' --repeat 2 --worlds 2 --quiet");
+    ASSERT_EQ(b.status, 0) << b.err;
+    auto lines = lines_of(b.out);
+    ASSERT_GE(lines.size(), 2u);
+    for (const char* column : {"scene", "device", "worlds", "shapes", "broad", "pairs", "contacts", "aabb_ms", "broad_ms",
+                               "narrow_ms", "other_ms", "total_ms", "contacts/s", "dev_MiB"})
+        EXPECT_NE(lines[0].find(column), std::string::npos) << column;
+    EXPECT_EQ(lines[1].rfind(GetParam(), 0), 0u) << lines[1];
+    CliRun i = run("info '" + scene_path(GetParam()) + "' --quiet");
+    ASSERT_EQ(i.status, 0) << i.err;
+    EXPECT_EQ(value_after(i.out, "worlds"), 1);
+    EXPECT_NE(i.out.find("capacity: "), std::string::npos);
+    EXPECT_NE(i.out.find("device memory"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, CliScene, ::testing::ValuesIn(kScenes),
+                         [](const ::testing::TestParamInfo<const char*>& i) { return std::string(i.param); });
+
+TEST(Cli, WorldsReplicateTheContacts)
+{
+    std::string json = temp_path("bin.json");
+    CliRun one = run("collide '" + scene_path("bin_64_primitives") + "' --quiet");
+    CliRun three = run("collide '" + scene_path("bin_64_primitives") + "' --worlds 3 --deterministic --json '" + json + "' --quiet");
+    ASSERT_EQ(one.status, 0) << one.err;
+    ASSERT_EQ(three.status, 0) << three.err;
+    EXPECT_EQ(value_after(three.out, "contacts"), 3 * value_after(one.out, "contacts"));
+    EXPECT_EQ(value_after(three.out, "contacts"), api_contacts(scene_path("bin_64_primitives"), 3));
+    std::string text = read_all(json);
+    EXPECT_EQ(text.rfind("{\"scene\": ", 0), 0u);
+    EXPECT_NE(text.find("\"world\": 2"), std::string::npos);
+    EXPECT_NE(text.find("\"name1\": \"item"), std::string::npos);
+}
+
+TEST(Cli, HelpUsageAndFailures)
+{
+    for (const char* args : {"--help", "collide --help", "bench --help", "info -h"}) {
+        CliRun r = run(args);
+        EXPECT_EQ(r.status, 0) << args;
+        EXPECT_NE(r.out.find("usage: cucontact"), std::string::npos) << args;
+    }
+    for (const char* args : {"", "frobnicate x.xml", "collide", "collide a.xml --worlds 0", "collide a.xml --device tpu",
+                             "collide a.xml --csv x.csv --json x.json", "bench a.xml --repeat", "info a.xml --csv x",
+                             "collide a.xml b.xml"}) {
+        CliRun r = run(args);
+        EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+        EXPECT_FALSE(r.err.empty()) << args;
+    }
+    CliRun missing = run("collide /nonexistent/scene.xml");
+    EXPECT_EQ(missing.status, 1);
+    EXPECT_EQ(lines_of(missing.err).size(), 1u) << missing.err;
+    EXPECT_NE(missing.err.find("/nonexistent/scene.xml"), std::string::npos);
+    std::string bad = temp_path("bad.xml");
+    std::ofstream(bad) << "<mujoco>\n<worldbody>\n<geom type=\"teapot\"/>\n</worldbody>\n</mujoco>\n";
+    CliRun broken = run("info '" + bad + "'");
+    EXPECT_EQ(broken.status, 1);
+    EXPECT_NE(broken.err.find(bad + ":3:"), std::string::npos) << broken.err;
+    if (cc_cuda_device_count() == 0) {
+        CliRun nodev = run("collide '" + scene_path("table_objects") + "' --device cuda --quiet");
+        EXPECT_EQ(nodev.status, 1);
+        EXPECT_NE(nodev.err.find("CC_ERR_NO_DEVICE"), std::string::npos) << nodev.err;
+    }
+}
