@@ -1,0 +1,99 @@
+/* MJCF default classes: <default> trees, each class holding its
+ * ancestors' attributes merged with its own, and the class an element
+ * takes (its own, the enclosing childclass, else main). */
+#include <stdio.h>
+#include <string.h>
+
+#include "host/assets/mjcf_internal.h"
+
+const char* const mjcf_geom_attrs[] = {"name", "class", "type", "size", "pos", "quat", "axisangle", "euler", "xyaxes",
+                                         "zaxis", "fromto", "mesh", "hfield", "contype", "conaffinity", "group",
+                                         "friction", "margin", "gap", "density", NULL};
+const char* const mjcf_joint_attrs[] = {"name", "class", "type", NULL};
+const char* const mjcf_mesh_attrs[] = {"name", "class", "file", "scale", "vertex", "face", NULL};
+
+const mj_class* mjcf_find_class(const mj_loader* L, const char* name)
+{
+    for (int i = 0; i < L->class_count; ++i)
+        if (!strcmp(L->classes[i]->name, name)) return L->classes[i];
+    return NULL;
+}
+
+static cc_status push_default(mj_class* c, const char* kind, const cc_xml_attr* a, const cc_xml_node* n)
+{
+    if (!cc_reserve((void**)&c->attrs, &c->capacity, c->count + 1, sizeof *c->attrs)) return mjcf_out_of_memory();
+    mj_default_attr* d = &c->attrs[c->count++];
+    d->kind = kind;
+    d->name = a->name;
+    d->value = a->value;
+    d->file = n->file;
+    d->line = n->line;
+    return CC_OK;
+}
+
+/* One <default> element and its nested classes; `parent` is NULL for the top. */
+cc_status mjcf_read_default(mj_loader* L, cc_xml_node* n, const mj_class* parent)
+{
+    const char* name = cc_xml_attr_get(n, "class");
+    if (!name) name = parent ? NULL : "main";
+    if (!name) return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<default>: a nested default needs a class name");
+    if (mjcf_find_class(L, name)) return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<default class=\"%s\">: the class is defined twice", name);
+    mjcf_report_unknown_attrs(L, n, "default", (const char* const[]){"class", NULL});
+    mj_class* c = (mj_class*)cc_host_calloc(1, sizeof *c);
+    if (!c || !cc_reserve((void**)&L->classes, &L->class_capacity, L->class_count + 1, sizeof *L->classes)) {
+        cc_host_free(c);
+        return mjcf_out_of_memory();
+    }
+    L->classes[L->class_count++] = c;
+    c->name = name;
+    if (parent)
+        for (int i = 0; i < parent->count; ++i) {
+            if (!cc_reserve((void**)&c->attrs, &c->capacity, c->count + 1, sizeof *c->attrs)) return mjcf_out_of_memory();
+            c->attrs[c->count++] = parent->attrs[i];
+        }
+    for (cc_xml_node* ch = n->first_child; ch; ch = ch->next) {
+        const char* const* known = NULL;
+        if (!strcmp(ch->name, "geom")) known = mjcf_geom_attrs;
+        else if (!strcmp(ch->name, "joint")) known = mjcf_joint_attrs;
+        else if (!strcmp(ch->name, "mesh")) known = mjcf_mesh_attrs;
+        else if (!strcmp(ch->name, "default")) continue;
+        if (!known) {
+            char key[160];
+            snprintf(key, sizeof key, "<default><%s>", ch->name);
+            mjcf_report_once(L, key, CC_LOG_WARNING, "<%s> defaults (first at %s:%d) are not used by cuContact; skipped", ch->name, ch->file, ch->line);
+            continue;
+        }
+        for (int i = 0; i < ch->attr_count; ++i) {
+            if (!strcmp(ch->attrs[i].name, "name") || !strcmp(ch->attrs[i].name, "class")) continue;
+            if (!mjcf_in_list(ch->attrs[i].name, known)) continue;
+            /* A new orientation replaces the inherited one of any form. */
+            if (mjcf_in_list(ch->attrs[i].name, mjcf_orientation_attrs))
+                for (int k = 0; k < c->count; ++k)
+                    if (!strcmp(c->attrs[k].kind, ch->name) && mjcf_in_list(c->attrs[k].name, mjcf_orientation_attrs))
+                        c->attrs[k].kind = "";
+            cc_status s = push_default(c, ch->name, &ch->attrs[i], ch);
+            if (s != CC_OK) return s;
+        }
+        mjcf_report_unknown_attrs(L, ch, ch->name, known);
+    }
+    for (cc_xml_node* ch = n->first_child; ch; ch = ch->next)
+        if (!strcmp(ch->name, "default")) {
+            cc_status s = mjcf_read_default(L, ch, c);
+            if (s != CC_OK) return s;
+        }
+    return CC_OK;
+}
+
+/* The class of an element: its `class`, else the enclosing childclass, else main. */
+cc_status mjcf_class_of(const mj_loader* L, cc_xml_node* n, const mj_class* childclass, const mj_class** out)
+{
+    const char* name = cc_xml_attr_get(n, "class");
+    if (name) {
+        *out = mjcf_find_class(L, name);
+        if (!*out) return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<%s class=\"%s\">: no default class of that name", n->name, name);
+        return CC_OK;
+    }
+    *out = childclass ? childclass : mjcf_find_class(L, "main");
+    return CC_OK;
+}
+
