@@ -14,8 +14,9 @@ extern "C" {
 void cc_testing_shuffle_narrowphase(cc_pipeline* p, unsigned seed);
 
 /* The sort-key layout a pipeline would use for a model of shape_count
- * shapes, with or without meshes/heightfields/SDFs; CC_OK when it fits. */
-cc_status cc_testing_key_layout(int shape_count, int has_complex_shapes, cc_key_layout* out);
+ * shapes whose pairs produce sub-keys below sub_count (8 for primitives
+ * and convex shapes); CC_OK when it fits. */
+cc_status cc_testing_key_layout(int shape_count, uint64_t sub_count, cc_key_layout* out);
 
 #ifdef __cplusplus
 }

@@ -82,25 +82,48 @@ static cc_status validate_def(const cc_pipeline_def* d)
     return CC_OK;
 }
 
-/* Sort-key layout: a 3-bit sub-key for primitives and convex shapes, 23
- * bits once meshes, heightfields or SDFs appear. */
-cc_status cc_testing_key_layout(int shape_count, int complex, cc_key_layout* out)
+/* Sort-key layout for sub-keys below sub_count: the narrowest sub-key that
+ * holds them (3 bits at least), the shapes in the rest. */
+cc_status cc_testing_key_layout(int shape_count, uint64_t sub_count, cc_key_layout* out)
 {
-    *out = cc_key_layout_make(complex ? CC_KEY_SUB_BITS_COMPLEX : CC_KEY_SUB_BITS_SIMPLE);
+    int sub_bits = CC_KEY_SUB_BITS_SIMPLE;
+    while (sub_bits < 62 && ((uint64_t)1 << sub_bits) < sub_count) sub_bits++;
+    *out = cc_key_layout_make(sub_bits);
     if ((int64_t)shape_count > ((int64_t)1 << out->shape_bits))
         return cc_fail(CC_ERR_INVALID_ARGUMENT,
-                       "cc_pipeline_create: deterministic ordering and matching hold at most 2^%d shapes%s; the model has %d. "
-                       "Turn them off or split the model",
-                       out->shape_bits, complex ? " in models with meshes, heightfields or SDFs" : "", shape_count);
+                       "cc_pipeline_create: deterministic ordering and matching hold at most 2^%d shapes when the "
+                       "model's largest mesh or heightfield needs %d sub-key bits; the model has %d shapes. Turn "
+                       "them off, split the model, or use smaller meshes",
+                       out->shape_bits, sub_bits, shape_count);
     return CC_OK;
+}
+
+/* The sub-keys a model's pairs can produce: manifold points (8) for every
+ * pair; for a surface, reduction slots, triangle fingerprints (triangle * 8
+ * + point) and vertex fingerprints (vertex * 2 + side). */
+static uint64_t model_sub_count(const cc_model_view* v)
+{
+    uint64_t n = 8;
+    int surfaces = 0;
+    for (int i = 0; i < v->meshes_count; ++i) {
+        uint64_t t = 8u * (uint64_t)v->meshes[i].triangle_count, w = 2u * (uint64_t)v->meshes[i].vertex_count;
+        n = t > n ? t : n;
+        n = w > n ? w : n;
+        surfaces = 1;
+    }
+    for (int i = 0; i < v->hfields_count; ++i) {
+        uint64_t t = 16u * (uint64_t)(v->hfields[i].rows - 1) * (uint64_t)(v->hfields[i].cols - 1);
+        n = t > n ? t : n;
+        surfaces = 1;
+    }
+    if (surfaces && n < CC_REDUCE_SLOTS) n = CC_REDUCE_SLOTS;
+    return n;
 }
 
 static cc_status choose_key_layout(const cc_model* m, cc_key_layout* out)
 {
     const cc_model_view* v = &m->host_view;
-    int complex = 0;
-    for (int s = 0; s < v->shape_count && !complex; ++s) complex = v->shape_geom[s].type >= CC_SHAPE_MESH;
-    return cc_testing_key_layout(v->shape_count, complex, out);
+    return cc_testing_key_layout(v->shape_count, model_sub_count(v), out);
 }
 
 /* AUTO: EXPLICIT while the stored pairs fit the budget, else SAP. */

@@ -372,21 +372,29 @@ TEST(KeyLayout, LimitsOfTheSimpleAndComplexLayouts)
 {
     cc_key_layout l;
     // Primitive and convex models: 3-bit sub-key, 30 bits per shape.
-    ASSERT_EQ(cc_testing_key_layout(1 << 30, 0, &l), CC_OK) << cc_last_error_message();
+    ASSERT_EQ(cc_testing_key_layout(1 << 30, 8, &l), CC_OK) << cc_last_error_message();
     EXPECT_EQ(l.shape_bits, 30);
     EXPECT_EQ(l.sub_bits, 3);
-    EXPECT_EQ(cc_testing_key_layout((1 << 30) + 1, 0, &l), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(cc_testing_key_layout((1 << 30) + 1, 8, &l), CC_ERR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(cc_last_error_message()).find("2^30"), std::string::npos) << cc_last_error_message();
-    // Meshes, heightfields, SDFs: 23-bit sub-key, 20 bits per shape.
-    ASSERT_EQ(cc_testing_key_layout(1 << 20, 1, &l), CC_OK) << cc_last_error_message();
+    // A surface of 2^20 triangles: 23-bit sub-key, 20 bits per shape.
+    ASSERT_EQ(cc_testing_key_layout(1 << 20, (uint64_t)8 << 20, &l), CC_OK) << cc_last_error_message();
     EXPECT_EQ(l.shape_bits, 20);
     EXPECT_EQ(l.sub_bits, 23);
-    EXPECT_EQ(cc_testing_key_layout((1 << 20) + 1, 1, &l), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(cc_testing_key_layout((1 << 20) + 1, (uint64_t)8 << 20, &l), CC_ERR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(cc_last_error_message()).find("2^20"), std::string::npos) << cc_last_error_message();
+    // The sub-key grows with the surface (2^21 triangles: 24 bits) and the
+    // shapes get what is left; a one-triangle sub-key more never fits in
+    // fewer bits.
+    ASSERT_EQ(cc_testing_key_layout(1000, (uint64_t)8 << 21, &l), CC_OK);
+    EXPECT_EQ(l.sub_bits, 24);
+    EXPECT_EQ(l.shape_bits, 19);
+    ASSERT_EQ(cc_testing_key_layout(1000, ((uint64_t)8 << 21) + 1, &l), CC_OK);
+    EXPECT_EQ(l.sub_bits, 25);
     // The complex layout's limit is the tighter one.
-    EXPECT_EQ(cc_testing_key_layout(1 << 30, 1, &l), CC_ERR_INVALID_ARGUMENT);
-    EXPECT_EQ(cc_testing_key_layout((1 << 20) + 1, 0, &l), CC_OK);
-    EXPECT_EQ(cc_testing_key_layout(1, 0, &l), CC_OK);
+    EXPECT_EQ(cc_testing_key_layout(1 << 30, (uint64_t)8 << 20, &l), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(cc_testing_key_layout((1 << 20) + 1, 8, &l), CC_OK);
+    EXPECT_EQ(cc_testing_key_layout(1, 8, &l), CC_OK);
 }
 
 struct KeyTuple {
@@ -413,7 +421,7 @@ TEST(KeyLayout, RoundTripAtTheLimitsWithBit63Clear)
         SCOPED_TRACE(complex ? "complex" : "simple");
         cc_key_layout l;
         int max_shapes = complex ? 1 << 20 : 1 << 30;
-        ASSERT_EQ(cc_testing_key_layout(max_shapes, complex, &l), CC_OK);
+        ASSERT_EQ(cc_testing_key_layout(max_shapes, complex ? (uint64_t)8 << 20 : 8, &l), CC_OK);
         const int smax = max_shapes - 1;
         const int submax = (1 << l.sub_bits) - 1;
         EXPECT_EQ(submax, complex ? (1 << 23) - 1 : 7);
