@@ -5,12 +5,6 @@
 
 #include "cuda/launch.h"
 
-static cc_status cuda_error(cudaError_t e, const char* what)
-{
-    if (e == cudaSuccess) return CC_OK;
-    return cc_fail(CC_ERR_CUDA, "%s failed: %s", what, cudaGetErrorString(e));
-}
-
 extern "C" int cc_cuda_device_count(void)
 {
     int n = 0;
@@ -21,17 +15,36 @@ extern "C" int cc_cuda_device_count(void)
     return n;
 }
 
-static cc_status cuda_open_device(int ordinal) { return cuda_error(cudaSetDevice(ordinal), "cudaSetDevice"); }
+static cc_status cuda_open_device(int ordinal) { return cc_cuda_status(cudaSetDevice(ordinal), "cudaSetDevice"); }
+
+static cc_status cuda_activate(int ordinal)
+{
+    int current = -1;
+    cudaError_t e = cudaGetDevice(&current);
+    if (e == cudaSuccess && current == ordinal) return CC_OK;
+    return cc_cuda_status(cudaSetDevice(ordinal), "cudaSetDevice");
+}
+
+/* Creation-time memsets and pageable copies run on the legacy default
+ * stream, which non-blocking streams (the library's own capture stream, a
+ * framework's stream) do not wait for, and a pageable host-to-device copy
+ * may return before its data has arrived. Waiting for the legacy stream
+ * before returning means every later launch, on any stream, sees the data. */
+static cc_status cuda_settle(const char* what)
+{
+    return cc_cuda_status(cudaStreamSynchronize(cudaStreamLegacy), what);
+}
 
 static cc_status cuda_alloc(size_t bytes, void** out)
 {
     cudaError_t e = cudaMalloc(out, bytes);
     if (e != cudaSuccess) {
-        cudaGetLastError();
+        cudaGetLastError(); /* clears this call's own error, which is reported here */
         *out = nullptr;
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "cudaMalloc of %zu bytes failed: %s; lower the capacities", bytes, cudaGetErrorString(e));
     }
-    return cuda_error(cudaMemset(*out, 0, bytes), "cudaMemset");
+    cc_status s = cc_cuda_status(cudaMemset(*out, 0, bytes), "cudaMemset");
+    return s == CC_OK ? cuda_settle("cudaMemset") : s;
 }
 
 static void cuda_free(void* p) { cudaFree(p); }
@@ -39,14 +52,15 @@ static void cuda_free(void* p) { cudaFree(p); }
 static cc_status cuda_upload(void* dst, const void* src, size_t bytes)
 {
     if (!bytes) return CC_OK;
-    return cuda_error(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
+    cc_status s = cc_cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to device");
+    return s == CC_OK ? cuda_settle("cudaMemcpy to device") : s;
 }
 
 static cc_status cuda_download(void* dst, const void* src, size_t bytes)
 {
-    cc_status s = cuda_error(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    cc_status s = cc_cuda_status(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     if (s != CC_OK || !bytes) return s;
-    return cuda_error(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+    return cc_cuda_status(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to host");
 }
 
 static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream stream)
@@ -54,7 +68,7 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
     cudaStream_t s = cc_cuda_stream(stream);
     switch (stage) {
     case CC_STAGE_CLEAR_COUNTERS:
-        return cuda_error(cudaMemsetAsync(v->counters, 0, sizeof(cc_pass_counters), s), "cudaMemsetAsync");
+        return cc_cuda_status(cudaMemsetAsync(v->counters, 0, sizeof(cc_pass_counters), s), "cudaMemsetAsync");
     case CC_STAGE_SHAPE_BOUNDS: return cc_cuda_shape_bounds(v, s);
     case CC_STAGE_NXN: return cc_cuda_broadphase_nxn(v, s);
     case CC_STAGE_EXPLICIT: return cc_cuda_broadphase_explicit(v, s);
@@ -63,12 +77,20 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
     case CC_STAGE_SAP_SORT: return cc_cuda_sap_sort(v, s);
     case CC_STAGE_SAP_SWEEP: return cc_cuda_sap_sweep(v, s);
     case CC_STAGE_ROUTE_GROUP: return cc_cuda_route_group(v, s);
-    case CC_STAGE_NARROWPHASE: return cc_cuda_narrowphase(v, s);
+    case CC_STAGE_NARROWPHASE: {
+        cc_status st = cc_cuda_narrowphase_analytic(v, s);
+        return st == CC_OK ? cc_cuda_narrowphase_convex(v, s) : st;
+    }
     case CC_STAGE_MESH_MIDPHASE: return cc_cuda_mesh_midphase(v, s);
     case CC_STAGE_MESH_CLEAR_SLOTS: return cc_cuda_mesh_clear_slots(v, s);
     case CC_STAGE_MESH_GROUP: return cc_cuda_mesh_group(v, s);
-    case CC_STAGE_MESH_CONTACTS: return cc_cuda_mesh_contacts(v, 0, s);
-    case CC_STAGE_MESH_EMIT: return cc_cuda_mesh_contacts(v, 1, s);
+    case CC_STAGE_MESH_CONTACTS:
+    case CC_STAGE_MESH_EMIT: {
+        int emit = stage == CC_STAGE_MESH_EMIT;
+        cc_status st = cc_cuda_mesh_sphere_items(v, emit, s);
+        if (st == CC_OK) st = cc_cuda_mesh_convex_items(v, emit, s);
+        return st == CC_OK ? cc_cuda_mesh_vertex_items(v, emit, s) : st;
+    }
     case CC_STAGE_FINALIZE: return cc_cuda_finalize(v, s);
     case CC_STAGE_KEYS_CLEAR: return cc_cuda_keys_clear(v, s);
     case CC_STAGE_CONTACT_SORT: return cc_cuda_contact_sort(v, s);
@@ -83,7 +105,7 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
 static cc_status cuda_timer_create(void** timer)
 {
     cudaEvent_t e;
-    cc_status s = cuda_error(cudaEventCreate(&e), "cudaEventCreate");
+    cc_status s = cc_cuda_status(cudaEventCreate(&e), "cudaEventCreate");
     *timer = s == CC_OK ? (void*)e : nullptr;
     return s;
 }
@@ -92,20 +114,20 @@ static void cuda_timer_destroy(void* timer) { cudaEventDestroy((cudaEvent_t)time
 
 static cc_status cuda_timer_record(void* timer, cc_stream stream)
 {
-    return cuda_error(cudaEventRecord((cudaEvent_t)timer, cc_cuda_stream(stream)), "cudaEventRecord");
+    return cc_cuda_status(cudaEventRecord((cudaEvent_t)timer, cc_cuda_stream(stream)), "cudaEventRecord");
 }
 
 static cc_status cuda_timer_elapsed(void* start, void* end, double* ms)
 {
     float f = 0.0f;
-    cc_status s = cuda_error(cudaEventElapsedTime(&f, (cudaEvent_t)start, (cudaEvent_t)end), "cudaEventElapsedTime");
+    cc_status s = cc_cuda_status(cudaEventElapsedTime(&f, (cudaEvent_t)start, (cudaEvent_t)end), "cudaEventElapsedTime");
     *ms = f;
     return s;
 }
 
 static cc_status cuda_synchronize(cc_stream stream)
 {
-    return cuda_error(cudaStreamSynchronize(cc_cuda_stream(stream)), "cudaStreamSynchronize");
+    return cc_cuda_status(cudaStreamSynchronize(cc_cuda_stream(stream)), "cudaStreamSynchronize");
 }
 
 static cc_status cuda_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_stream stream)
@@ -116,24 +138,24 @@ static cc_status cuda_run_step_stage(cc_step_stage stage, const cc_step_view* v,
 static cc_status cuda_copy_async(void* dst, const void* src, size_t bytes, cc_stream stream)
 {
     if (!bytes) return CC_OK;
-    return cuda_error(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cc_cuda_stream(stream)),
+    return cc_cuda_status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cc_cuda_stream(stream)),
                       "cudaMemcpyAsync");
 }
 
 // Thread-local capture: other host threads may keep using CUDA meanwhile.
 static cc_status cuda_capture_begin(cc_stream stream)
 {
-    return cuda_error(cudaStreamBeginCapture(cc_cuda_stream(stream), cudaStreamCaptureModeThreadLocal),
+    return cc_cuda_status(cudaStreamBeginCapture(cc_cuda_stream(stream), cudaStreamCaptureModeThreadLocal),
                       "cudaStreamBeginCapture");
 }
 
 static cc_status cuda_capture_end(cc_stream stream, void** exec)
 {
     cudaGraph_t graph = nullptr;
-    cc_status s = cuda_error(cudaStreamEndCapture(cc_cuda_stream(stream), &graph), "cudaStreamEndCapture");
+    cc_status s = cc_cuda_status(cudaStreamEndCapture(cc_cuda_stream(stream), &graph), "cudaStreamEndCapture");
     if (s != CC_OK) return s;
     cudaGraphExec_t instance = nullptr;
-    s = cuda_error(cudaGraphInstantiate(&instance, graph, 0), "cudaGraphInstantiate");
+    s = cc_cuda_status(cudaGraphInstantiate(&instance, graph, 0), "cudaGraphInstantiate");
     cudaGraphDestroy(graph);
     *exec = s == CC_OK ? (void*)instance : nullptr;
     return s;
@@ -141,7 +163,7 @@ static cc_status cuda_capture_end(cc_stream stream, void** exec)
 
 static cc_status cuda_graph_launch(void* exec, cc_stream stream)
 {
-    return cuda_error(cudaGraphLaunch((cudaGraphExec_t)exec, cc_cuda_stream(stream)), "cudaGraphLaunch");
+    return cc_cuda_status(cudaGraphLaunch((cudaGraphExec_t)exec, cc_cuda_stream(stream)), "cudaGraphLaunch");
 }
 
 static void cuda_graph_destroy(void* exec) { cudaGraphExecDestroy((cudaGraphExec_t)exec); }
@@ -149,15 +171,16 @@ static void cuda_graph_destroy(void* exec) { cudaGraphExecDestroy((cudaGraphExec
 static cc_status cuda_stream_create(cc_stream* out)
 {
     cudaStream_t s = nullptr;
-    cc_status st = cuda_error(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    cc_status st = cc_cuda_status(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     *out = st == CC_OK ? (cc_stream)s : nullptr;
     return st;
 }
 
 static void cuda_stream_destroy(cc_stream stream) { cudaStreamDestroy(cc_cuda_stream(stream)); }
 
+// In the order of cc_backend's fields (host/backend/backend.h).
 static const cc_backend cuda_backend = {
-    "cuda",           cuda_open_device, cuda_alloc,         cuda_free,         cuda_upload,
+    "cuda",           cuda_open_device, cuda_activate,      cuda_alloc,        cuda_free,         cuda_upload,
     cuda_download,    cc_cuda_sort_temp_bytes, cc_cuda_select_temp_bytes, cuda_run_stage, cuda_timer_create, cuda_timer_destroy,
     cuda_timer_record, cuda_timer_elapsed, cuda_synchronize, cuda_run_step_stage, cuda_copy_async,
     cuda_capture_begin, cuda_capture_end, cuda_graph_launch, cuda_graph_destroy, cuda_stream_create,
@@ -169,7 +192,7 @@ extern "C" const cc_backend* cc_backend_cuda(void) { return &cuda_backend; }
 extern "C" cc_status cc_cuda_describe(int ordinal, char* name, size_t name_size, double* peak_gbps)
 {
     cudaDeviceProp prop;
-    cc_status s = cuda_error(cudaGetDeviceProperties(&prop, ordinal), "cudaGetDeviceProperties");
+    cc_status s = cc_cuda_status(cudaGetDeviceProperties(&prop, ordinal), "cudaGetDeviceProperties");
     if (s != CC_OK) return s;
     if (name && name_size) snprintf(name, name_size, "%s", prop.name);
     // Peak bandwidth = 2 transfers per clock * memory clock * bus width.

@@ -19,9 +19,8 @@ cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* 
                                  const int* values_in, int* values_out, int n, cudaStream_t s)
 {
     size_t bytes = temp_bytes;
-    cudaError_t e = cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, 0, 64, s);
-    if (e != cudaSuccess) return cc_fail(CC_ERR_CUDA, "radix sort failed: %s", cudaGetErrorString(e));
-    return cc_cuda_check("radix sort");
+    return cc_cuda_status(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, 0, 64, s),
+                          "radix sort");
 }
 
 cc_status cc_cuda_radix_sort_pairs(const cc_pass_view* v, const uint64_t* keys_in, uint64_t* keys_out,
@@ -63,6 +62,5 @@ cc_status cc_cuda_report(const cc_pass_view* v, cudaStream_t s)
         e = cub::DeviceSelect::If(v->sort_temp, bytes, thrust::counting_iterator<int>(0), v->contacts.broken_indices,
                                   v->contacts.broken_count, n, cc_is_broken_row{v->match}, s);
     }
-    if (e != cudaSuccess) return cc_fail(CC_ERR_CUDA, "contact report selection failed: %s", cudaGetErrorString(e));
-    return cc_cuda_check("contact report selection");
+    return cc_cuda_status(e, "contact report selection");
 }

@@ -1,5 +1,6 @@
 /* Launch helpers shared by the CUDA translation units: grid sizing for
- * grid-stride loops and error reporting after each launch. */
+ * grid-stride loops, launches that report their own errors, and the stage
+ * launchers of each translation unit. */
 #ifndef CC_CUDA_LAUNCH_H
 #define CC_CUDA_LAUNCH_H
 
@@ -7,6 +8,10 @@
 
 #include "host/backend/backend.h"
 
+/* Kernels take their view (cc_pass_view, cc_step_view) as a
+ * `const __grid_constant__` parameter: routines may then take the address
+ * of its members without every thread copying the whole view, a kilobyte
+ * and more, to its stack. */
 #define CC_BLOCK_SIZE 256
 /* Grids never exceed this many blocks; grid-stride loops cover the rest. */
 #define CC_MAX_GRID_BLOCKS 4096
@@ -21,16 +26,48 @@ static inline unsigned cc_grid_for(int64_t items)
 
 static inline cudaStream_t cc_cuda_stream(cc_stream s) { return (cudaStream_t)s; }
 
-/* Turns the last launch's error, if any, into a status naming the stage. */
-static inline cc_status cc_cuda_check(const char* what)
+/* Launches kernel<<<grid, block, 0, s>>>(args...) and returns this launch's
+ * own status: cudaLaunchKernelEx reports the launch's error (an invalid
+ * configuration, a broken context) and never an unrelated earlier error
+ * that the application left behind, which cudaGetLastError after a <<<>>>
+ * launch would blame on this kernel. */
+template <typename... Params, typename... Args>
+static inline cc_status cc_launch_block(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block,
+                                        cudaStream_t s, Args&&... args)
 {
-    cudaError_t e = cudaGetLastError();
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(grid);
+    config.blockDim = dim3(block);
+    config.dynamicSmemBytes = 0;
+    config.stream = s;
+    cudaError_t e = cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+    if (e == cudaSuccess) return CC_OK;
+    return cc_fail(CC_ERR_CUDA, "%s failed to launch: %s", what, cudaGetErrorString(e));
+}
+
+/* The same with CC_BLOCK_SIZE threads a block. */
+template <typename... Params, typename... Args>
+static inline cc_status cc_launch(const char* what, void (*kernel)(Params...), unsigned grid, cudaStream_t s,
+                                  Args&&... args)
+{
+    return cc_launch_block(what, kernel, grid, CC_BLOCK_SIZE, s, static_cast<Args&&>(args)...);
+}
+
+/* A CUDA runtime call's own status, naming the call. */
+static inline cc_status cc_cuda_status(cudaError_t e, const char* what)
+{
     if (e == cudaSuccess) return CC_OK;
     return cc_fail(CC_ERR_CUDA, "%s failed: %s", what, cudaGetErrorString(e));
 }
 
 #define CC_GRID_STRIDE_LOOP(i, n) \
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (int64_t)gridDim.x * blockDim.x)
+
+/* Candidate pairs of the pass, read on the device (clamped to capacity). */
+__device__ __forceinline__ int cc_candidate_count(const cc_pass_view* v)
+{
+    return cc_min_i32(v->counters->pair_count, v->pairs.capacity);
+}
 
 /* Stage launchers, one translation unit each. */
 cc_status cc_cuda_shape_bounds(const cc_pass_view* v, cudaStream_t s);
@@ -52,13 +89,17 @@ cc_status cc_cuda_match(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_report(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_match_save(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_route_group(const cc_pass_view* v, cudaStream_t s);
-cc_status cc_cuda_narrowphase(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_narrowphase_analytic(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_narrowphase_convex(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_finalize(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_midphase(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_clear_slots(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_group(const cc_pass_view* v, cudaStream_t s);
-/* emit = 0: write or vote (with reduction); 1: write the kept contacts. */
-cc_status cc_cuda_mesh_contacts(const cc_pass_view* v, int emit, cudaStream_t s);
+/* Mesh work items by family (cuda/mesh/*_items.cu); emit = 0: write or
+ * vote (with reduction); 1: write the kept contacts. */
+cc_status cc_cuda_mesh_sphere_items(const cc_pass_view* v, int emit, cudaStream_t s);
+cc_status cc_cuda_mesh_convex_items(const cc_pass_view* v, int emit, cudaStream_t s);
+cc_status cc_cuda_mesh_vertex_items(const cc_pass_view* v, int emit, cudaStream_t s);
 /* Stable radix sort of n (key, value) pairs with caller-provided scratch. */
 cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,
                                  const int* values_in, int* values_out, int n, cudaStream_t s);

@@ -5,11 +5,20 @@
 
 #include <stdint.h>
 
+/* CC_HD: a kernel body's building block, inlined into its caller.
+ * CC_HD_CALL: a large routine that several routes share (GJK, MPR, EPA,
+ * the exact convex query, feature clipping). On the GPU it stays one
+ * function that its callers call, so that a kernel holds one copy of it:
+ * without that every route and every call site inlined the whole convex
+ * stack, kernels grew to megabytes and a translation unit took minutes to
+ * compile. The host compiler decides for itself. */
 #if defined(__CUDACC__)
 #define CC_HD __host__ __device__ __forceinline__
+#define CC_HD_CALL static __host__ __device__ __noinline__
 #define CC_ON_DEVICE_BUILD 1
 #else
 #define CC_HD static inline
+#define CC_HD_CALL static inline
 #define CC_ON_DEVICE_BUILD 0
 #endif
 

@@ -5,7 +5,7 @@
 
 // One block: each thread accumulates a strided subset, thread 0 combines the
 // partials in index order so the axis is the same every run.
-__global__ void cc_sap_axis_kernel(cc_pass_view v)
+__global__ void cc_sap_axis_kernel(const __grid_constant__ cc_pass_view v)
 {
     __shared__ cc_moments partial[CC_BLOCK_SIZE];
     partial[threadIdx.x] = cc_sap_moments_partial(threadIdx.x, blockDim.x, v.model.shape_count, v.aabb);
@@ -17,13 +17,13 @@ __global__ void cc_sap_axis_kernel(cc_pass_view v)
     }
 }
 
-__global__ void cc_sap_project_kernel(cc_pass_view v)
+__global__ void cc_sap_project_kernel(const __grid_constant__ cc_pass_view v)
 {
     CC_GRID_STRIDE_LOOP(e, v.sap.entry_count)
     cc_sap_project_thread((int)e, &v.sap, v.aabb);
 }
 
-__global__ void cc_sap_sweep_kernel(cc_pass_view v)
+__global__ void cc_sap_sweep_kernel(const __grid_constant__ cc_pass_view v)
 {
     CC_GRID_STRIDE_LOOP(i, v.sap.entry_count)
     cc_sap_sweep_thread((int)i, &v.sap, &v.model, v.aabb, v.pairs);
@@ -31,15 +31,13 @@ __global__ void cc_sap_sweep_kernel(cc_pass_view v)
 
 cc_status cc_cuda_sap_axis(const cc_pass_view* v, cudaStream_t s)
 {
-    cc_sap_axis_kernel<<<1, CC_BLOCK_SIZE, 0, s>>>(*v);
-    return cc_cuda_check("SAP axis kernel");
+    return cc_launch("SAP axis kernel", cc_sap_axis_kernel, 1, s, *v);
 }
 
 cc_status cc_cuda_sap_project(const cc_pass_view* v, cudaStream_t s)
 {
     if (v->sap.entry_count == 0) return CC_OK;
-    cc_sap_project_kernel<<<cc_grid_for(v->sap.entry_count), CC_BLOCK_SIZE, 0, s>>>(*v);
-    return cc_cuda_check("SAP projection kernel");
+    return cc_launch("SAP projection kernel", cc_sap_project_kernel, cc_grid_for(v->sap.entry_count), s, *v);
 }
 
 cc_status cc_cuda_sap_sort(const cc_pass_view* v, cudaStream_t s)
@@ -52,6 +50,5 @@ cc_status cc_cuda_sap_sort(const cc_pass_view* v, cudaStream_t s)
 cc_status cc_cuda_sap_sweep(const cc_pass_view* v, cudaStream_t s)
 {
     if (v->sap.entry_count == 0) return CC_OK;
-    cc_sap_sweep_kernel<<<cc_grid_for(v->sap.entry_count), CC_BLOCK_SIZE, 0, s>>>(*v);
-    return cc_cuda_check("SAP sweep kernel");
+    return cc_launch("SAP sweep kernel", cc_sap_sweep_kernel, cc_grid_for(v->sap.entry_count), s, *v);
 }

@@ -5,9 +5,8 @@
 
 cc_status cc_cuda_keys_clear(const cc_pass_view* v, cudaStream_t s)
 {
-    cudaError_t e = cudaMemsetAsync(v->raw_keys, 0xff, sizeof(uint64_t) * (size_t)v->raw.capacity, s);
-    if (e != cudaSuccess) return cc_fail(CC_ERR_CUDA, "cudaMemsetAsync of contact keys failed: %s", cudaGetErrorString(e));
-    return CC_OK;
+    return cc_cuda_status(cudaMemsetAsync(v->raw_keys, 0xff, sizeof(uint64_t) * (size_t)v->raw.capacity, s),
+                          "cudaMemsetAsync of contact keys");
 }
 
 cc_status cc_cuda_contact_sort(const cc_pass_view* v, cudaStream_t s)
@@ -15,7 +14,7 @@ cc_status cc_cuda_contact_sort(const cc_pass_view* v, cudaStream_t s)
     return cc_cuda_radix_sort_pairs(v, v->raw_keys, v->sorted_keys, v->identity, v->permutation, v->raw.capacity, s);
 }
 
-__global__ void cc_gather_kernel(cc_pass_view v)
+__global__ void cc_gather_kernel(const __grid_constant__ cc_pass_view v)
 {
     int n = *v.contacts.count;
     CC_GRID_STRIDE_LOOP(i, n)
@@ -24,6 +23,5 @@ __global__ void cc_gather_kernel(cc_pass_view v)
 
 cc_status cc_cuda_contact_gather(const cc_pass_view* v, cudaStream_t s)
 {
-    cc_gather_kernel<<<cc_grid_for(v->raw.capacity), CC_BLOCK_SIZE, 0, s>>>(*v);
-    return cc_cuda_check("contact gather kernel");
+    return cc_launch("contact gather kernel", cc_gather_kernel, cc_grid_for(v->raw.capacity), s, *v);
 }

@@ -2,7 +2,7 @@
 #include "kernels/shapes/bounds.h"
 #include "cuda/launch.h"
 
-__global__ void cc_shape_bounds_kernel(cc_pass_view v)
+__global__ void cc_shape_bounds_kernel(const __grid_constant__ cc_pass_view v)
 {
     CC_GRID_STRIDE_LOOP(i, v.model.shape_count)
     cc_shape_bounds_thread((int)i, &v.model, v.body_pose, v.shape_pose, v.aabb);
@@ -10,6 +10,5 @@ __global__ void cc_shape_bounds_kernel(cc_pass_view v)
 
 cc_status cc_cuda_shape_bounds(const cc_pass_view* v, cudaStream_t s)
 {
-    cc_shape_bounds_kernel<<<cc_grid_for(v->model.shape_count), CC_BLOCK_SIZE, 0, s>>>(*v);
-    return cc_cuda_check("shape bounds kernel");
+    return cc_launch("shape bounds kernel", cc_shape_bounds_kernel, cc_grid_for(v->model.shape_count), s, *v);
 }

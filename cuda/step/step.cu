@@ -6,7 +6,7 @@
 #include "kernels/step/integrate.h"
 #include "cuda/launch.h"
 
-__global__ void cc_step_clear_kernel(cc_step_view v)
+__global__ void cc_step_clear_kernel(const __grid_constant__ cc_step_view v)
 {
     CC_GRID_STRIDE_LOOP(b, v.model.body_count)
     {
@@ -17,7 +17,7 @@ __global__ void cc_step_clear_kernel(cc_step_view v)
         CC_GRID_STRIDE_LOOP(e, v.entry_capacity) v.entry_keys[e] = CC_KEY_EMPTY;
 }
 
-__global__ void cc_contact_force_kernel(cc_step_view v)
+__global__ void cc_contact_force_kernel(const __grid_constant__ cc_step_view v)
 {
     CC_GRID_STRIDE_LOOP(i, v.contacts.capacity)
     {
@@ -26,13 +26,13 @@ __global__ void cc_contact_force_kernel(cc_step_view v)
     }
 }
 
-__global__ void cc_reduce_body_forces_kernel(cc_step_view v)
+__global__ void cc_reduce_body_forces_kernel(const __grid_constant__ cc_step_view v)
 {
     int n = 2 * *v.contacts.count;
     CC_GRID_STRIDE_LOOP(b, v.model.body_count) cc_reduce_body_forces_thread((int)b, &v, n);
 }
 
-__global__ void cc_integrate_kernel(cc_step_view v)
+__global__ void cc_integrate_kernel(const __grid_constant__ cc_step_view v)
 {
     CC_GRID_STRIDE_LOOP(b, v.model.body_count) cc_integrate_body_thread((int)b, &v);
 }
@@ -44,23 +44,19 @@ cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStr
     case CC_STEP_CLEAR: {
         int64_t items = v->deterministic && v->entry_capacity > v->model.body_count ? v->entry_capacity
                                                                                      : v->model.body_count;
-        cc_step_clear_kernel<<<cc_grid_for(items), CC_BLOCK_SIZE, 0, s>>>(*v);
-        return cc_cuda_check("step clear");
+        return cc_launch("step clear kernel", cc_step_clear_kernel, cc_grid_for(items), s, *v);
     }
     case CC_STEP_CONTACT_FORCES:
-        cc_contact_force_kernel<<<cc_grid_for(v->contacts.capacity), CC_BLOCK_SIZE, 0, s>>>(*v);
-        return cc_cuda_check("contact forces");
+        return cc_launch("contact force kernel", cc_contact_force_kernel, cc_grid_for(v->contacts.capacity), s, *v);
     case CC_STEP_SORT_ENTRIES:
         // The whole capacity: empty entries hold CC_KEY_EMPTY and sort last,
         // so no host read of the count is needed.
         return cc_cuda_sort_u64_pairs(v->sort_temp, v->sort_temp_bytes, v->entry_keys, v->sorted_keys, v->entry_ids,
                                       v->sorted_ids, v->entry_capacity, s);
     case CC_STEP_REDUCE:
-        cc_reduce_body_forces_kernel<<<body_grid, CC_BLOCK_SIZE, 0, s>>>(*v);
-        return cc_cuda_check("body force reduction");
+        return cc_launch("body force reduction kernel", cc_reduce_body_forces_kernel, body_grid, s, *v);
     case CC_STEP_INTEGRATE:
-        cc_integrate_kernel<<<body_grid, CC_BLOCK_SIZE, 0, s>>>(*v);
-        return cc_cuda_check("rigid-body integration");
+        return cc_launch("rigid-body integration kernel", cc_integrate_kernel, body_grid, s, *v);
     }
     return cc_fail(CC_ERR_INVALID_ARGUMENT, "unknown step stage %d", (int)stage);
 }

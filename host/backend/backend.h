@@ -52,6 +52,9 @@ typedef struct cc_backend {
     const char* name;
     /* Checks that the device exists and makes it current. */
     cc_status (*open_device)(int ordinal);
+    /* Makes the device current for the calling thread (cheap when it is);
+     * NULL on the CPU. */
+    cc_status (*activate)(int ordinal);
     cc_status (*alloc)(size_t bytes, void** out);
     void (*free)(void* p);
     /* Blocking copies; the device-to-host one waits for all prior work. */

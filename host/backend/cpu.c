@@ -189,7 +189,7 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
         cc_contact_sink sink = cc_pass_contact_sink(v);
         for (int j = 0; j < items; ++j)
             cc_mesh_narrowphase_thread(shuffled(j, items, v->shuffle_seed), m, v->grouped_pairs, v->shape_pose,
-                                       v->body_pose, &v->mesh, sink, pass);
+                                       v->body_pose, &v->mesh, sink, pass, CC_MESH_FAMILY_ALL);
         break;
     }
     case CC_STAGE_MESH_EMIT: {
@@ -198,7 +198,7 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
         cc_contact_sink sink = cc_pass_contact_sink(v);
         for (int t = 0; t < slots; ++t)
             cc_mesh_emit_slot_thread(shuffled(t, slots, v->shuffle_seed), blocks, m, v->grouped_pairs, v->shape_pose,
-                                     v->body_pose, &v->mesh, sink);
+                                     v->body_pose, &v->mesh, sink, CC_MESH_FAMILY_ALL);
         break;
     }
     case CC_STAGE_FINALIZE:
@@ -302,11 +302,30 @@ static cc_status cpu_synchronize(cc_stream stream)
 }
 
 static const cc_backend cpu_backend = {
-    "cpu",           cpu_open_device, cpu_alloc,        cc_host_free,     cpu_copy,
-    cpu_copy,        cpu_sort_temp_bytes, cpu_select_temp_bytes, cpu_run_stage, cpu_timer_create, cc_host_free,
-    cpu_timer_record, cpu_timer_elapsed, cpu_synchronize, cpu_run_step_stage, cpu_copy_async,
-    NULL,            NULL,            NULL,             NULL,             NULL,
-    NULL,
+    .name = "cpu",
+    .open_device = cpu_open_device,
+    .activate = NULL,
+    .alloc = cpu_alloc,
+    .free = cc_host_free,
+    .upload = cpu_copy,
+    .download = cpu_copy,
+    .sort_temp_bytes = cpu_sort_temp_bytes,
+    .select_temp_bytes = cpu_select_temp_bytes,
+    .run_stage = cpu_run_stage,
+    .timer_create = cpu_timer_create,
+    .timer_destroy = cc_host_free,
+    .timer_record = cpu_timer_record,
+    .timer_elapsed_ms = cpu_timer_elapsed,
+    .synchronize = cpu_synchronize,
+    .run_step_stage = cpu_run_step_stage,
+    .copy_async = cpu_copy_async,
+    /* Frames are recorded by the frame graph itself; no streams. */
+    .capture_begin = NULL,
+    .capture_end = NULL,
+    .graph_launch = NULL,
+    .graph_destroy = NULL,
+    .stream_create = NULL,
+    .stream_destroy = NULL,
 };
 
 const cc_backend* cc_backend_cpu(void) { return &cpu_backend; }

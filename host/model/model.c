@@ -318,9 +318,15 @@ fail:
     return s;
 }
 
+cc_status cc_model_activate(const cc_model* m)
+{
+    return m->backend->activate ? m->backend->activate(m->device.ordinal) : CC_OK;
+}
+
 void cc_model_destroy(cc_model* m)
 {
     if (!m) return;
+    cc_model_activate(m);
     if (m->device_block) m->backend->free(m->device_block);
     cc_host_free(m->host_block);
     cc_host_free(m->initial_pose);
@@ -373,6 +379,8 @@ cc_status cc_model_get_body_mass(const cc_model* m, int body, cc_mass_properties
 cc_status cc_state_create(const cc_model* m, cc_state** out)
 {
     if (!m || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_state_create: model or out is NULL");
+    cc_status active = cc_model_activate(m);
+    if (active != CC_OK) return active;
     int n = m->host_view.body_count;
     size_t pose_bytes = align16(sizeof(cc_transform) * (size_t)n);
     size_t vel_bytes = align16(sizeof(cc_vec3) * (size_t)n);
@@ -411,6 +419,7 @@ cc_status cc_state_create(const cc_model* m, cc_state** out)
 void cc_state_destroy(cc_state* s)
 {
     if (!s) return;
+    cc_model_activate(s->model);
     if (s->device_block) s->model->backend->free(s->device_block);
     cc_host_free(s);
 }
@@ -421,7 +430,7 @@ static cc_status check_range(const cc_state* s, int first, int count, const void
     int n = s->model->host_view.body_count;
     if (first < 0 || count < 0 || first > n - count)
         return cc_fail(CC_ERR_INVALID_BODY, "%s: bodies [%d, %lld) are outside 0..%d", what, first, (long long)first + count, n);
-    return CC_OK;
+    return cc_model_activate(s->model);
 }
 
 cc_status cc_state_set_body_poses(cc_state* s, int first, int count, const cc_transform* poses)
@@ -482,7 +491,9 @@ cc_status cc_state_copy(cc_state* dst, const cc_state* src, cc_stream stream)
     if (dst->model != src->model)
         return cc_fail(CC_ERR_MISMATCH, "%s: the states belong to different models; copy between states of one model", what);
     if (dst == src) return cc_ok();
-    cc_status st = src->model->backend->copy_async(dst->device_block, src->device_block, src->block_bytes, stream);
+    cc_status st = cc_model_activate(src->model);
+    if (st != CC_OK) return st;
+    st = src->model->backend->copy_async(dst->device_block, src->device_block, src->block_bytes, stream);
     return st == CC_OK ? cc_ok() : st;
 }
 

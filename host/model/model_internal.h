@@ -28,6 +28,12 @@ struct cc_state {
     size_t block_bytes;
 };
 
+/* Makes the model's device current on the calling thread. Every call on a
+ * model's objects (states, pipelines, contacts, solvers, frame graphs)
+ * starts with it, so each runs on the model's device whatever the thread
+ * had current. */
+cc_status cc_model_activate(const cc_model* m);
+
 /* Device record of a body's mass properties (zero inverse mass for static
  * bodies and bodies without mass). */
 cc_body_mass cc_body_mass_record(const cc_mass_properties* p, int is_static);

@@ -58,6 +58,8 @@ static size_t contact_layout(cc_contacts_view* v, int rows, int matching, int re
 cc_status cc_contacts_create(const cc_pipeline* p, cc_contacts** out)
 {
     if (!p || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_contacts_create: pipeline or out is NULL");
+    cc_status active = cc_model_activate(p->model);
+    if (active != CC_OK) return active;
     cc_contacts* c = (cc_contacts*)cc_host_calloc(1, sizeof *c);
     if (!c) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_contacts_create: out of host memory");
     static int next_id;
@@ -96,8 +98,10 @@ cc_status cc_contacts_download_report(const cc_contacts* c, int* new_indices, in
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contacts, a count or an index array is NULL", what);
     if (!c->view.new_indices)
         return cc_fail(CC_ERR_INVALID_STATE, "%s: the buffer has no reports; create its pipeline with contact_report = 1 and a matching mode", what);
+    cc_status s = cc_model_activate(c->model);
+    if (s != CC_OK) return s;
     const cc_backend* be = c->model->backend;
-    cc_status s = be->download(new_count, c->view.new_count, sizeof(int));
+    s = be->download(new_count, c->view.new_count, sizeof(int));
     if (s == CC_OK) s = be->download(broken_count, c->view.broken_count, sizeof(int));
     int nn = *new_count < max_new ? *new_count : max_new;
     int nb = *broken_count < max_broken ? *broken_count : max_broken;
@@ -113,7 +117,9 @@ cc_status cc_contacts_generations(const cc_contacts* c, int* generation, int* ma
     if (!c->view.generation)
         return cc_fail(CC_ERR_INVALID_STATE, "cc_contacts_generations: the buffer has no matching; create its pipeline with a contact_matching mode");
     int g[2];
-    cc_status s = c->model->backend->download(g, c->view.match_generation, sizeof g);
+    cc_status s = cc_model_activate(c->model);
+    if (s != CC_OK) return s;
+    s = c->model->backend->download(g, c->view.match_generation, sizeof g);
     if (s != CC_OK) return s;
     *match_generation = g[0];
     *generation = g[1];
@@ -123,6 +129,7 @@ cc_status cc_contacts_generations(const cc_contacts* c, int* generation, int* ma
 void cc_contacts_destroy(cc_contacts* c)
 {
     if (!c) return;
+    cc_model_activate(c->model);
     if (c->block) c->model->backend->free(c->block);
     cc_host_free(c);
 }
@@ -140,7 +147,8 @@ int cc_contacts_capacity(const cc_contacts* c) { return c ? c->view.capacity : 0
 cc_status cc_contacts_count(const cc_contacts* c, int* out_count)
 {
     if (!c || !out_count) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_contacts_count: contacts or out_count is NULL");
-    cc_status s = c->model->backend->download(out_count, c->view.count, sizeof *out_count);
+    cc_status s = cc_model_activate(c->model);
+    if (s == CC_OK) s = c->model->backend->download(out_count, c->view.count, sizeof *out_count);
     return s == CC_OK ? cc_ok() : s;
 }
 
@@ -152,9 +160,11 @@ cc_status cc_contacts_download(const cc_contacts* c, const cc_state* state, cc_c
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contacts, state, out or out_count is NULL", what);
     if (state->model != c->model)
         return cc_fail(CC_ERR_MISMATCH, "%s: the state belongs to another model", what);
+    cc_status s = cc_model_activate(c->model);
+    if (s != CC_OK) return s;
     const cc_backend* be = c->model->backend;
     int count;
-    cc_status s = be->download(&count, c->view.count, sizeof count);
+    s = be->download(&count, c->view.count, sizeof count);
     if (s != CC_OK) return s;
     int n = count < max ? count : max;
     *out_count = count;

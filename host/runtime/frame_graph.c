@@ -37,6 +37,7 @@ static cc_status record_frame(cc_frame_graph* g, cc_stream stream)
 void cc_frame_graph_destroy(cc_frame_graph* g)
 {
     if (!g) return;
+    cc_model_activate(g->pipeline->model);
     if (g->exec) g->backend->graph_destroy(g->exec);
     if (g->own_stream) g->backend->stream_destroy(g->own_stream);
     cc_contacts_destroy(g->contacts);
@@ -60,6 +61,8 @@ cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_sta
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dt %g must be finite and > 0 [s]", what, (double)dt);
     if (pipeline->profiling)
         return cc_fail(CC_ERR_INVALID_STATE, "%s: the pipeline has profiling on, which waits between stages; turn it off with cc_pipeline_set_profiling before capturing", what);
+    cc_status active = cc_model_activate(m);
+    if (active != CC_OK) return active;
     cc_frame_graph* g = (cc_frame_graph*)cc_host_calloc(1, sizeof *g);
     if (!g) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     g->pipeline = pipeline;
@@ -96,7 +99,9 @@ cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_sta
 cc_status cc_frame_graph_launch(cc_frame_graph* g, cc_stream stream)
 {
     if (!g) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_frame_graph_launch: graph is NULL");
-    cc_status s = g->exec ? g->backend->graph_launch(g->exec, stream) : record_frame(g, stream);
+    cc_status s = cc_model_activate(g->pipeline->model);
+    if (s != CC_OK) return s;
+    s = g->exec ? g->backend->graph_launch(g->exec, stream) : record_frame(g, stream);
     return s == CC_OK ? cc_ok() : s;
 }
 

@@ -423,6 +423,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     cc_broad_phase bp;
     s = choose_broad_phase(model, &d, &bp);
     if (s != CC_OK) return s;
+    if ((s = cc_model_activate(model)) != CC_OK) return s;
     cc_pipeline* p = (cc_pipeline*)cc_host_calloc(1, sizeof *p);
     if (!p) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     p->model = model;
@@ -478,6 +479,7 @@ fail:
 void cc_pipeline_destroy(cc_pipeline* p)
 {
     if (!p) return;
+    cc_model_activate(p->model);
     for (int i = 0; i < p->buffer_count; ++i) p->backend->free(p->buffers[i]);
     for (int i = 0; i < CC_TIMER_COUNT; ++i)
         if (p->timers[i]) p->backend->timer_destroy(p->timers[i]);
@@ -503,6 +505,8 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     if (!p || !state || !contacts) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: pipeline, state or contacts is NULL", what);
     if (state->model != p->model || contacts->model != p->model)
         return cc_fail(CC_ERR_MISMATCH, "%s: the state and contacts must come from the pipeline's model", what);
+    cc_status active = cc_model_activate(p->model);
+    if (active != CC_OK) return active;
     const cc_backend* be = p->backend;
     cc_pass_view v = p->view;
     v.body_pose = state->body_pose;
@@ -589,7 +593,8 @@ cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out)
 {
     if (!p || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_overflow: pipeline or out is NULL");
     cc_pass_counters c;
-    cc_status s = p->backend->download(&c, p->view.counters, sizeof c);
+    cc_status s = cc_model_activate(p->model);
+    if (s == CC_OK) s = p->backend->download(&c, p->view.counters, sizeof c);
     if (s != CC_OK) return s;
     out->pairs_needed = c.pair_count;
     out->pairs_capacity = p->info.shape_pairs_max;
@@ -611,7 +616,8 @@ cc_status cc_pipeline_download_pairs(const cc_pipeline* p, int* pairs_ab, int ma
     if (!p || !out_count || (max_pairs > 0 && !pairs_ab))
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_download_pairs: pipeline, pairs or out_count is NULL");
     int found;
-    cc_status s = p->backend->download(&found, &p->view.counters->pair_count, sizeof found);
+    cc_status s = cc_model_activate(p->model);
+    if (s == CC_OK) s = p->backend->download(&found, &p->view.counters->pair_count, sizeof found);
     if (s != CC_OK) return s;
     int n = cc_min_i32(cc_min_i32(found, p->info.shape_pairs_max), max_pairs);
     if (n > 0) s = p->backend->download(pairs_ab, p->view.pairs.pairs, sizeof(cc_pair) * (size_t)n);
@@ -625,7 +631,8 @@ cc_status cc_pipeline_get_route_stats(const cc_pipeline* p, cc_route_stats* out,
     if (!p || !out_count || (max > 0 && !out))
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_route_stats: pipeline, out or out_count is NULL");
     cc_pass_counters c;
-    cc_status s = p->backend->download(&c, p->view.counters, sizeof c);
+    cc_status s = cc_model_activate(p->model);
+    if (s == CC_OK) s = p->backend->download(&c, p->view.counters, sizeof c);
     if (s != CC_OK) return s;
     int n = 0;
     int timed = p->profiling && p->backend == cc_backend_cpu();

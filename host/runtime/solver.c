@@ -57,6 +57,8 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: point_contact_weight %g must be finite and > 0 [m^2]", what, (double)d.point_contact_weight);
     if (contact_capacity < 0 || contact_capacity > (1 << 29))
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: contact_capacity %d must lie in 0..2^29; pass the pipeline's rigid_contact_max", what, contact_capacity);
+    cc_status active = cc_model_activate(model);
+    if (active != CC_OK) return active;
     cc_solver* s = (cc_solver*)cc_host_calloc(1, sizeof *s);
     if (!s) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     s->model = model;
@@ -89,6 +91,7 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
 void cc_solver_destroy(cc_solver* s)
 {
     if (!s) return;
+    cc_model_activate(s->model);
     if (s->block) s->model->backend->free(s->block);
     cc_host_free(s);
 }
@@ -107,6 +110,8 @@ cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_cont
     if (contacts && s->def.deterministic && contacts->view.capacity > s->contact_capacity)
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: the contact buffer holds %d rows but the deterministic solver was created for %d; create it with the pipeline's rigid_contact_max", what,
                        contacts->view.capacity, s->contact_capacity);
+    cc_status active = cc_model_activate(s->model);
+    if (active != CC_OK) return active;
     const cc_backend* be = s->model->backend;
     cc_step_view v = s->view;
     v.pose_in = in->body_pose;
@@ -135,9 +140,11 @@ cc_status cc_solver_get_body_forces(const cc_solver* s, int first, int count, cc
     int n = s->model->host_view.body_count;
     if (first < 0 || count < 0 || first > n - count)
         return cc_fail(CC_ERR_INVALID_BODY, "%s: bodies [%d, %lld) are outside 0..%d", what, first, (long long)first + count, n);
+    cc_status st = cc_model_activate(s->model);
+    if (st != CC_OK) return st;
     const cc_backend* be = s->model->backend;
     size_t bytes = sizeof(cc_vec3) * (size_t)count;
-    cc_status st = be->download(force, s->view.body_force + first, bytes);
+    st = be->download(force, s->view.body_force + first, bytes);
     if (st == CC_OK) st = be->download(torque, s->view.body_torque + first, bytes);
     return st == CC_OK ? cc_ok() : st;
 }

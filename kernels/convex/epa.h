@@ -51,7 +51,7 @@ CC_HD int cc_epa_plane(cc_epa_face* f, const cc_vec3* w)
     return 1;
 }
 
-CC_HD void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, const cc_vec3* tetra,
+CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, const cc_vec3* tetra,
                   cc_epa_result* r)
 {
     cc_vec3 w[CC_EPA_MAX_VERTICES];

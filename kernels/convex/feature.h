@@ -251,7 +251,7 @@ CC_HD void cc_feature_rim_corner(const cc_convex* c, cc_vec3 p, cc_feature* f)
 
 /* Feature of c's core touching a plane with outward unit normal d (pair
  * coordinates). */
-CC_HD void cc_convex_feature(const cc_convex* c, cc_vec3 d_world, cc_feature* f)
+CC_HD_CALL void cc_convex_feature(const cc_convex* c, cc_vec3 d_world, cc_feature* f)
 {
     cc_vec3 d = cc_frame_vector_in(&c->f, d_world);
     f->normal = d_world;

@@ -22,9 +22,12 @@
 #define CC_GJK_BEYOND 1    /* farther apart than `limit`; nothing else is set */
 #define CC_GJK_OVERLAP 2   /* distance within tolerance of zero, or overlapping */
 
+/* A vertex of D: w = b - a for support points a of A and b of B. b is not
+ * kept: the closest point of B is the closest point of A plus the nearest
+ * point of D, which keeps GJK's live state (and its registers) small. */
 typedef struct cc_simplex_vertex {
     cc_vec3 w; /* b - a */
-    cc_vec3 a, b;
+    cc_vec3 a;
 } cc_simplex_vertex;
 
 typedef struct cc_simplex {
@@ -47,8 +50,7 @@ CC_HD cc_simplex_vertex cc_simplex_support(const cc_convex* a, const cc_convex* 
 {
     cc_simplex_vertex v;
     v.a = cc_support(a, cc_v3_neg(d));
-    v.b = cc_v3_add(cc_support(b, d), b_shift);
-    v.w = cc_v3_sub(v.b, v.a);
+    v.w = cc_v3_sub(cc_v3_add(cc_support(b, d), b_shift), v.a);
     return v;
 }
 
@@ -204,7 +206,7 @@ CC_HD int cc_simplex_reduce(cc_simplex* s)
  * `limit`: stop with CC_GJK_BEYOND once the distance provably exceeds it;
  * `touch`: stop with CC_GJK_OVERLAP once it is provably below it (>= the
  * tolerance); `tolerance`: absolute accuracy of the distance [m]. */
-CC_HD void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, cc_vec3 guess, float limit,
+CC_HD_CALL void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, cc_vec3 guess, float limit,
                   float touch, float tolerance, cc_gjk_result* r)
 {
     cc_simplex s;
@@ -216,6 +218,10 @@ CC_HD void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, cc_ve
     s.count = 1;
     cc_vec3 v = s.v[0].w;
     float vv = cc_v3_length_sq(v);
+    /* The closest point of A for the current v; B's is pa + v. Kept per
+     * iteration, so that a step without progress needs no copy of the
+     * previous simplex. */
+    cc_vec3 pa = s.v[0].a;
     r->status = CC_GJK_OVERLAP;
     r->iterations = 0;
     for (int it = 0; it < CC_GJK_MAX_ITERATIONS; ++it) {
@@ -234,30 +240,23 @@ CC_HD void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, cc_ve
         for (int i = 0; i < s.count; ++i)
             repeated |= cc_v3_length_sq(cc_v3_sub(s.v[i].w, w.w)) <= tolerance * tolerance;
         if (repeated) break;
-        cc_simplex prev = s;
         s.v[s.count++] = w;
         if (!cc_simplex_reduce(&s)) return; /* origin inside: overlap */
         cc_vec3 nv = cc_simplex_point(&s);
         float nvv = cc_v3_length_sq(nv);
-        if (!(nvv < vv)) { /* no progress: rounding has taken over */
-            s = prev;
-            break;
-        }
+        if (!(nvv < vv)) break; /* no progress: rounding has taken over; keep the last v */
         v = nv;
         vv = nvv;
+        pa = cc_v3(0.0f, 0.0f, 0.0f);
+        for (int i = 0; i < s.count; ++i) pa = cc_v3_madd(pa, s.v[i].a, s.bary[i]);
     }
     float dist = sqrtf(vv);
     if (!(dist > touch)) return;
-    cc_vec3 pa = cc_v3(0.0f, 0.0f, 0.0f), pb = cc_v3(0.0f, 0.0f, 0.0f);
-    for (int i = 0; i < s.count; ++i) {
-        pa = cc_v3_madd(pa, s.v[i].a, s.bary[i]);
-        pb = cc_v3_madd(pb, s.v[i].b, s.bary[i]);
-    }
     r->status = CC_GJK_SEPARATED;
     r->distance = dist;
     r->normal = cc_v3_scale(v, 1.0f / dist);
     r->point_a = pa;
-    r->point_b = pb;
+    r->point_b = cc_v3_add(pa, v);
 }
 
 #endif

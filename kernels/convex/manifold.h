@@ -162,7 +162,7 @@ CC_HD int cc_clip_segment(float u0, float v0, float u1, float v1, const float* c
 }
 
 /* 2-D points where the projections of features a and b overlap. */
-CC_HD int cc_feature_overlap(const cc_feature* fa, const cc_feature* fb, const cc_contact_plane* cp, float* ou,
+CC_HD_CALL int cc_feature_overlap(const cc_feature* fa, const cc_feature* fb, const cc_contact_plane* cp, float* ou,
                              float* ov)
 {
     float au[CC_FEATURE_MAX], av[CC_FEATURE_MAX], bu[CC_FEATURE_MAX], bv[CC_FEATURE_MAX];
@@ -223,7 +223,7 @@ CC_HD float cc_tri_area2(const cc_candidates* c, int i, int j, int k)
 
 /* Picks up to `max` spread candidates, `first` (or the deepest when -1)
  * first. Writes their indices; returns how many. */
-CC_HD int cc_candidates_select(const cc_candidates* c, int first, int max, int* pick)
+CC_HD_CALL int cc_candidates_select(const cc_candidates* c, int first, int max, int* pick)
 {
     if (c->count == 0 || max <= 0) return 0;
     int i0 = first;

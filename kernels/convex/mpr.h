@@ -50,7 +50,7 @@ CC_HD void cc_mpr_finish(cc_mpr_result* r, cc_vec3 n, float depth)
 }
 
 /* `tolerance`: portal convergence distance [m]. */
-CC_HD void cc_mpr(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, cc_mpr_result* r)
+CC_HD_CALL void cc_mpr(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, cc_mpr_result* r)
 {
     r->hit = 0;
     r->iterations = 0;

@@ -93,7 +93,7 @@ CC_HD float cc_convex_core_extent(const cc_convex* c)
  * points in the shapes' own frames. It never exceeds the signed distance,
  * so of two directions the one with the larger separation is the better
  * normal. */
-CC_HD float cc_convex_separation_local(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* la, cc_vec3* lb)
+CC_HD_CALL float cc_convex_separation_local(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* la, cc_vec3* lb)
 {
     return -cc_support_height(b, cc_v3_neg(n), lb) - cc_support_height(a, n, la);
 }
@@ -229,7 +229,7 @@ CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3
  * contact point with the direction, so that repeats a few rounds. Leaves
  * the features supporting the final direction in fa and fb. Returns 1 when
  * the last round found nothing better: polishing again is a no-op. */
-CC_HD int cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
+CC_HD_CALL int cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
                            cc_feature* fa, cc_feature* fb)
 {
     int improved = 1;
@@ -315,7 +315,7 @@ CC_HD int cc_convex_rim_jump(const cc_convex* a, const cc_convex* b, float tol, 
  * has a crease) the gradient points across the crease and gains nothing;
  * the gradient from just across the crease points back, and the shortest
  * combination of the two (a two-piece bundle) runs along the crease. */
-CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
+CC_HD_CALL void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
                             float* sep_io, int* evaluations)
 {
     cc_vec3 n = *n_io, pa, pb;
@@ -377,7 +377,7 @@ CC_HD float cc_point_segment_distance2(float u, float v, float u0, float v0, flo
  * overlap when seen along n, so that some pair of support points lies on
  * one line along n and the gradient can vanish. Curved surfaces report
  * inscribed polygons, which only ever make this answer "no". */
-CC_HD int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, cc_vec3 n, float slab)
+CC_HD_CALL int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, cc_vec3 n, float slab)
 {
     cc_feature sa, sb;
     cc_feature_support_set(fa, n, slab, &sa);
@@ -417,7 +417,7 @@ CC_HD int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, cc_ve
  * that direction is already stationary. Returns 1 when it ends polished
  * (fa and fb then hold the features along the final *n and polishing
  * again would change nothing), 0 after the ascent. */
-CC_HD int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
+CC_HD_CALL int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
                           int* evaluations, cc_feature* fa, cc_feature* fb)
 {
     int polished = cc_convex_polish(a, b, n, sep, tol, fa, fb);
@@ -463,7 +463,7 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
  * point where the features overlap seen along n, lifted onto both (the
  * overlap is kept in r). Without any of these *pa and *pb keep the
  * caller's points. */
-CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, cc_convex_result* r,
+CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, cc_convex_result* r,
                              cc_vec3* pa, cc_vec3* pb)
 {
     const cc_feature* fa = &r->feature_a;
@@ -507,7 +507,7 @@ CC_HD void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, 
 
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
-CC_HD int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
+CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
 {
     float scale = a->extent + b->extent;
     float tol = CC_CONVEX_TOLERANCE * scale;

@@ -3,12 +3,21 @@
  * they are written at once. With reduction the first pass votes each raw
  * contact into its pair's reduction block (contacts/reduction.h); the second
  * runs one thread per slot of the blocks in use: a slot holds the
- * fingerprint of the contact it kept, which names its triangle or vertex,
- * and only that element is recomputed, bit for bit, and written. A pair
- * keeps a dozen or so of its raw contacts, so the second pass costs a
- * fraction of the first. Items of pairs that got no block (more pairs than
- * blocks) are written unreduced in the first pass: more rows, nothing
- * dropped. */
+ * fingerprint of the contact it kept, which names its triangle or vertex
+ * and its point, and only that element is recomputed and the contact with
+ * that fingerprint written. The emit pass takes no decision of its own
+ * (no threshold, no ownership test): the vote decided, and the fingerprint
+ * names the contact, so a recomputation that rounds differently (another
+ * kernel, other contraction of multiply-adds) never loses a kept contact.
+ * A pair keeps a dozen or so of its raw contacts, so the second pass costs
+ * a fraction of the first. Items of pairs that got no block (more pairs
+ * than blocks) are written unreduced in the first pass: more rows, nothing
+ * dropped.
+ *
+ * Item kinds come in three families with their own CUDA kernels (spheres
+ * on triangles, other convex shapes on triangles through GJK/MPR, mesh
+ * vertices against a plane or a surface), so that the light routines do
+ * not carry the convex stack's registers. */
 #ifndef CC_KERNELS_MESH_NARROWPHASE_H
 #define CC_KERNELS_MESH_NARROWPHASE_H
 
@@ -20,18 +29,32 @@
 #define CC_MESH_PASS_VOTE 1
 #define CC_MESH_PASS_EMIT 2
 
+/* Families of item kinds, one CUDA kernel each (CC_MESH_FAMILY_ALL: every
+ * kind, as the CPU backend runs them). */
+#define CC_MESH_FAMILY_ALL (-1)
+#define CC_MESH_FAMILY_SPHERE 0   /* CC_MESH_ITEM_SPHERE_TRIANGLE */
+#define CC_MESH_FAMILY_CONVEX 1   /* CC_MESH_ITEM_CONVEX_TRIANGLE */
+#define CC_MESH_FAMILY_VERTICES 2 /* plane vertices and mesh vertices against a surface */
+
+CC_HD int cc_mesh_kind_family(int kind)
+{
+    if (kind == CC_MESH_ITEM_SPHERE_TRIANGLE) return CC_MESH_FAMILY_SPHERE;
+    if (kind == CC_MESH_ITEM_CONVEX_TRIANGLE) return CC_MESH_FAMILY_CONVEX;
+    return CC_MESH_FAMILY_VERTICES;
+}
+
 /* How deep a vertex may sink into a watertight surface and still find its
  * way out, relative to the surface's size: the vertex query searches that
  * far beyond the pair's threshold. */
 #define CC_MESH_PENETRATION_REACH 0.05f
 
 /* Writes one contact row with an explicit sub-key (mesh contacts number
- * their rows by triangle, vertex or reduction slot, not by manifold index). */
+ * their rows by triangle, vertex or reduction slot, not by manifold index).
+ * The caller has admitted it (d <= gap). */
 CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, cc_vec3 normal, float core_distance,
-                          int sub_key, const cc_transform* body_pose, cc_contact_sink sink)
+                          unsigned sub_key, const cc_transform* body_pose, cc_contact_sink sink)
 {
     float d = core_distance - a.thickness - b.thickness;
-    if (!(d <= a.gap + b.gap)) return;
     int row = cc_atomic_add_i32(sink.counter, 1);
     cc_contacts_view out = sink.rows;
     if (row >= out.capacity) return; /* counted for the overflow report */
@@ -44,10 +67,7 @@ CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, c
     out.thickness0[row] = a.thickness;
     out.thickness1[row] = b.thickness;
     out.distance[row] = d;
-    if (sink.keys) {
-        int mask = (int)(((uint64_t)1 << sink.layout.sub_bits) - 1);
-        sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, sub_key & mask);
-    }
+    if (sink.keys) sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, sub_key);
 }
 
 /* Everything an item's contacts need. */
@@ -61,6 +81,7 @@ typedef struct cc_mesh_context {
     const cc_mesh_item* item;
     int single;          /* the item's first element only (the emit pass) */
     unsigned emit_print; /* the emit pass: the one fingerprint to write */
+    unsigned emit_slot;  /* the emit pass: its slot in the block, the row's sub-key */
     cc_contact_side a, b;
     cc_vec3 ref; /* the surface shape's origin: reduction points are relative to it */
 } cc_mesh_context;
@@ -69,21 +90,18 @@ typedef struct cc_mesh_context {
  * distance) with its geometric fingerprint, routed by pass and block. */
 CC_HD void cc_mesh_contact(const cc_mesh_context* x, cc_vec3 point, cc_vec3 normal, float dist, unsigned fingerprint)
 {
+    if (x->pass == CC_MESH_PASS_EMIT) {
+        if (fingerprint == x->emit_print)
+            cc_write_point(x->a, x->b, point, normal, dist, x->emit_slot, x->body_pose, x->sink);
+        return;
+    }
     if (!(dist - x->a.thickness - x->b.thickness <= x->a.gap + x->b.gap)) return;
     if (x->item->block < 0) {
-        if (x->pass != CC_MESH_PASS_EMIT)
-            cc_write_point(x->a, x->b, point, normal, dist, (int)fingerprint, x->body_pose, x->sink);
+        cc_write_point(x->a, x->b, point, normal, dist, fingerprint, x->body_pose, x->sink);
         return;
     }
     unsigned long long* slots = x->mv->slots + (size_t)x->item->block * CC_REDUCE_SLOTS;
-    cc_vec3 rel = cc_v3_sub(point, x->ref);
-    if (x->pass == CC_MESH_PASS_VOTE) {
-        cc_reduce_vote(slots, rel, normal, dist, fingerprint);
-        return;
-    }
-    int sub = 0;
-    if (fingerprint == x->emit_print && cc_reduce_kept(slots, rel, normal, dist, fingerprint, &sub))
-        cc_write_point(x->a, x->b, point, normal, dist, sub, x->body_pose, x->sink);
+    cc_reduce_vote(slots, cc_v3_sub(point, x->ref), normal, dist, fingerprint);
 }
 
 /* World corners of triangle `id` of surface shape s. Each world vertex is
@@ -160,8 +178,9 @@ CC_HD unsigned cc_surface_triangle_flags(const cc_model_view* m, int s, int id)
     return cc_hfield_triangle_flags(&h, id);
 }
 
-/* Shape a (a primitive or hull) against one triangle of surface b. */
-CC_HD void cc_mesh_triangle_item(const cc_mesh_context* x, int ta)
+/* Shape a (a primitive or hull) against one triangle of surface b. The
+ * fingerprint of point k of the triangle's manifold is triangle * 8 + k. */
+CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
 {
     const cc_model_view* m = x->m;
     int sa = x->a.shape, sb = x->b.shape;
@@ -176,15 +195,25 @@ CC_HD void cc_mesh_triangle_item(const cc_mesh_context* x, int ta)
     mf.count = 0;
     int feature = ta == CC_SHAPE_SPHERE ? cc_collide_sphere_triangle(&ga, t0, t1, t2, threshold, &mf)
                                         : cc_collide_convex_triangle(&ga, ta, t0, t1, t2, threshold, &mf);
-    /* A contact on an edge or vertex shared by several triangles is kept by
-     * one of them only, and so is each point of a face contact on a seam. */
-    cc_vec3 ref = cc_triangle_reference(&ga, ta);
-    unsigned flags = cc_surface_triangle_flags(m, sb, x->item->element);
-    if (!cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags)) return;
-    if (feature == CC_TRI_FACE) cc_triangle_dedupe_points(&mf, t0, t1, t2, ref, flags);
+    unsigned keep = (1u << mf.count) - 1u;
+    if (x->pass != CC_MESH_PASS_EMIT) {
+        /* A contact on an edge or vertex shared by several triangles is
+         * kept by one of them only, and so is each point of a face contact
+         * on a seam. */
+        cc_vec3 ref = cc_triangle_reference(&ga, ta);
+        unsigned flags = cc_surface_triangle_flags(m, sb, x->item->element);
+        if (!cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags)) return;
+        if (feature == CC_TRI_FACE) keep = cc_triangle_dedupe_mask(&mf, t0, t1, t2, ref, flags);
+    }
     for (int k = 0; k < mf.count; ++k)
-        cc_mesh_contact(x, mf.point[k], mf.normal, mf.distance[k], (unsigned)x->item->element * 8u + (unsigned)k);
+        if (keep >> k & 1u)
+            cc_mesh_contact(x, mf.point[k], mf.normal, mf.distance[k], (unsigned)x->item->element * 8u + (unsigned)k);
 }
+
+/* The two triangle families, each one function that its vote and emit
+ * kernels share. */
+CC_HD_CALL void cc_mesh_sphere_triangle_item(const cc_mesh_context* x) { cc_mesh_triangle_contacts(x, CC_SHAPE_SPHERE); }
+CC_HD_CALL void cc_mesh_convex_triangle_item(const cc_mesh_context* x, int ta) { cc_mesh_triangle_contacts(x, ta); }
 
 /* One past the last vertex of the item's chunk (of a mesh of n vertices). */
 CC_HD int cc_mesh_chunk_end(const cc_mesh_context* x, int n)
@@ -201,7 +230,7 @@ CC_HD cc_vec3 cc_mesh_world_vertex(const cc_model_view* m, int s, cc_transform p
 }
 
 /* Mesh vertices against plane a. */
-CC_HD void cc_mesh_plane_vertices_item(const cc_mesh_context* x)
+CC_HD_CALL void cc_mesh_plane_vertices_item(const cc_mesh_context* x)
 {
     const cc_model_view* m = x->m;
     int sa = x->a.shape, sb = x->b.shape;
@@ -286,7 +315,7 @@ CC_HD float cc_surface_extent(const cc_model_view* m, int s)
  * vertex outside y makes a contact along the line to its closest point; a
  * vertex inside a closed surface (a watertight mesh, or under a
  * heightfield) one that pushes it out; behind an open surface, none. */
-CC_HD void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
+CC_HD_CALL void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
 {
     const cc_model_view* m = x->m;
     int sx = of_a ? x->a.shape : x->b.shape, sy = of_a ? x->b.shape : x->a.shape;
@@ -306,7 +335,7 @@ CC_HD void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
         /* Out of y: from q toward p, or the face normal at the surface. */
         cc_vec3 out = len > 0.0f ? cc_v3_scale(pq, (inside ? -1.0f : 1.0f) / len) : fn;
         float s = inside ? -len : len;
-        if (!(s <= threshold)) continue;
+        if (x->pass != CC_MESH_PASS_EMIT && !(s <= threshold)) continue;
         /* Manifold conventions: normal from a to b, midpoint, distance. */
         cc_vec3 normal = of_a ? cc_v3_neg(out) : out;
         cc_vec3 mid = cc_v3_scale(cc_v3_add(p, q), 0.5f);
@@ -314,10 +343,14 @@ CC_HD void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
     }
 }
 
-/* Runs x's item (x->item, single and emit_print set) of pair p. */
+/* Runs x's item (x->item, single and the emit fields set) of pair p when
+ * its kind belongs to `family` (CC_MESH_FAMILY_ALL: any). */
 CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_view* m, const cc_transform* shape_pose,
-                             const cc_transform* body_pose, const cc_mesh_view* mv, cc_contact_sink sink, int pass)
+                            const cc_transform* body_pose, const cc_mesh_view* mv, cc_contact_sink sink, int pass,
+                            int family)
 {
+    int kind = x->item->kind;
+    if (family != CC_MESH_FAMILY_ALL && cc_mesh_kind_family(kind) != family) return;
     x->m = m;
     x->shape_pose = shape_pose;
     x->body_pose = body_pose;
@@ -327,36 +360,38 @@ CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_v
     x->a = cc_contact_side_of(p.a, &m->shape_geom[p.a]);
     x->b = cc_contact_side_of(p.b, &m->shape_geom[p.b]);
     x->ref = shape_pose[p.b].p;
-    switch (x->item->kind) {
-    case CC_MESH_ITEM_SPHERE_TRIANGLE:
-    case CC_MESH_ITEM_CONVEX_TRIANGLE: cc_mesh_triangle_item(x, p.ta); break;
-    case CC_MESH_ITEM_PLANE_VERTICES: cc_mesh_plane_vertices_item(x); break;
-    case CC_MESH_ITEM_VERTICES_OF_A: cc_mesh_vertices_item(x, 1); break;
-    default: cc_mesh_vertices_item(x, 0); break;
-    }
+    /* A constant family compiles the other families' routines away. */
+    if (family == CC_MESH_FAMILY_SPHERE) cc_mesh_sphere_triangle_item(x);
+    else if (family == CC_MESH_FAMILY_CONVEX) cc_mesh_convex_triangle_item(x, p.ta);
+    else if (kind == CC_MESH_ITEM_SPHERE_TRIANGLE) cc_mesh_sphere_triangle_item(x);
+    else if (kind == CC_MESH_ITEM_CONVEX_TRIANGLE) cc_mesh_convex_triangle_item(x, p.ta);
+    else if (kind == CC_MESH_ITEM_PLANE_VERTICES) cc_mesh_plane_vertices_item(x);
+    else cc_mesh_vertices_item(x, kind == CC_MESH_ITEM_VERTICES_OF_A);
 }
 
 /* First pass: one thread per work item (votes, or writes unreduced). */
 CC_HD void cc_mesh_narrowphase_thread(int j, const cc_model_view* m, const cc_pair* grouped,
                                       const cc_transform* shape_pose, const cc_transform* body_pose,
-                                      const cc_mesh_view* mv, cc_contact_sink sink, int pass)
+                                      const cc_mesh_view* mv, cc_contact_sink sink, int pass, int family)
 {
     cc_mesh_item it = mv->grouped_items[j];
     cc_mesh_context x;
     x.item = &it;
     x.single = 0;
     x.emit_print = 0u;
-    cc_mesh_run_item(&x, cc_mesh_pair_of(m, grouped[it.pair]), m, shape_pose, body_pose, mv, sink, pass);
+    x.emit_slot = 0u;
+    cc_mesh_run_item(&x, cc_mesh_pair_of(m, grouped[it.pair]), m, shape_pose, body_pose, mv, sink, pass, family);
 }
 
 /* Second pass: one thread per slot t of the `blocks` blocks in use. A kept
- * contact may hold several slots of its bin; the first writes it. Its
- * fingerprint names the element to recompute: a triangle (id * 8 + point)
- * against a primitive, a vertex against a plane, or a vertex (id * 2, + 1
- * for the second mesh) of a mesh against a surface. */
+ * contact may hold several slots of its bin; the first writes it, with that
+ * slot as its sub-key. Its fingerprint names the element to recompute: a
+ * triangle (id * 8 + point) against a primitive, a vertex against a plane,
+ * or a vertex (id * 2, + 1 for the second mesh) of a mesh against a
+ * surface. */
 CC_HD void cc_mesh_emit_slot_thread(int t, int blocks, const cc_model_view* m, const cc_pair* grouped,
                                     const cc_transform* shape_pose, const cc_transform* body_pose,
-                                    const cc_mesh_view* mv, cc_contact_sink sink)
+                                    const cc_mesh_view* mv, cc_contact_sink sink, int family)
 {
     int b = t / CC_REDUCE_SLOTS, j = t % CC_REDUCE_SLOTS;
     if (b >= blocks) return;
@@ -384,7 +419,8 @@ CC_HD void cc_mesh_emit_slot_thread(int t, int blocks, const cc_model_view* m, c
     x.item = &it;
     x.single = 1;
     x.emit_print = print;
-    cc_mesh_run_item(&x, p, m, shape_pose, body_pose, mv, sink, CC_MESH_PASS_EMIT);
+    x.emit_slot = (unsigned)j;
+    cc_mesh_run_item(&x, p, m, shape_pose, body_pose, mv, sink, CC_MESH_PASS_EMIT, family);
 }
 
 #endif

@@ -237,7 +237,7 @@ CC_HD int cc_tri_near_feature(cc_vec3 x, const cc_vec3* rel, const cc_vec3* w, f
  * same foot, so they agree). Otherwise the feature q lies on: the face, or
  * an edge or vertex with A beside it (CC_TRI_OUTSIDE). rel: the vertices
  * relative to the reference point, as q and foot; w: world. */
-CC_HD int cc_triangle_feature(cc_vec3 q, cc_vec3 foot, const cc_vec3* rel, const cc_vec3* w, float ref_coord)
+CC_HD_CALL int cc_triangle_feature(cc_vec3 q, cc_vec3 foot, const cc_vec3* rel, const cc_vec3* w, float ref_coord)
 {
     float band, bound = cc_tri_band_bound(rel, w, ref_coord);
     int kind = cc_tri_near_feature(foot, rel, w, ref_coord, bound, &band);
@@ -417,19 +417,33 @@ CC_HD int cc_triangle_keep_feature_across(int feature, cc_vec3 t0, cc_vec3 t1, c
  * bands), and every point inside the face; compacts the manifold and
  * returns its new count. Call after cc_triangle_keep_feature kept a
  * CC_TRI_FACE contact; harmless on a one-point face contact, which never
- * lies within a band. */
-CC_HD int cc_triangle_dedupe_points(cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, unsigned flags)
+ * lies within a band. cc_triangle_dedupe_mask gives the same answer as a
+ * bitmask of the points kept (bit i: point i), leaving the manifold as it
+ * is, so that each point keeps its index. */
+CC_HD unsigned cc_triangle_dedupe_mask(const cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref,
+                                       unsigned flags)
 {
     cc_vec3 w[3] = {t0, t1, t2};
     cc_vec3 rel[3] = {cc_v3_sub(t0, ref), cc_v3_sub(t1, ref), cc_v3_sub(t2, ref)};
     float ref_coord = cc_tri_abs_max(ref), bound = cc_tri_band_bound(rel, w, ref_coord);
-    int n = 0;
+    unsigned keep = 0u;
     for (int i = 0; i < m->count; ++i) {
         /* The point's core point on the triangle, relative to ref. */
         cc_vec3 q = cc_v3_sub(cc_v3_madd(m->point[i], m->normal, 0.5f * m->distance[i]), ref);
         float band;
         int kind = cc_tri_near_feature(q, rel, w, ref_coord, bound, &band);
         if (kind >= 0 && !cc_triangle_keep_feature(kind, t0, t1, t2, ref, flags)) continue;
+        keep |= 1u << i;
+    }
+    return keep;
+}
+
+CC_HD int cc_triangle_dedupe_points(cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, unsigned flags)
+{
+    unsigned keep = cc_triangle_dedupe_mask(m, t0, t1, t2, ref, flags);
+    int n = 0;
+    for (int i = 0; i < m->count; ++i) {
+        if (!(keep >> i & 1u)) continue;
         m->point[n] = m->point[i];
         m->distance[n] = m->distance[i];
         ++n;
@@ -445,7 +459,7 @@ CC_HD int cc_triangle_dedupe_points(cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_v
  * normal when the centre lies on the triangle or the closest point is
  * inside the face), distance |centre - closest| >= 0. Returns the feature
  * code (CC_TRI_NONE when nothing was reported). */
-CC_HD int cc_collide_sphere_triangle(const cc_geom* sphere, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, float threshold,
+CC_HD_CALL int cc_collide_sphere_triangle(const cc_geom* sphere, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, float threshold,
                                      cc_manifold* m)
 {
     cc_vec3 c = sphere->xf.p;
@@ -496,7 +510,7 @@ typedef struct cc_triangle_prism {
 
 /* Builds the prism of triangle (p0, p1, p2) (pair coordinates) with unit
  * front normal n, and its convex view. */
-CC_HD cc_convex cc_triangle_prism_convex(cc_triangle_prism* pr, cc_vec3 p0, cc_vec3 p1, cc_vec3 p2, cc_vec3 n,
+CC_HD_CALL cc_convex cc_triangle_prism_convex(cc_triangle_prism* pr, cc_vec3 p0, cc_vec3 p1, cc_vec3 p2, cc_vec3 n,
                                          float depth)
 {
     cc_vec3 back = cc_v3_scale(n, -depth);
@@ -571,7 +585,7 @@ CC_HD cc_convex cc_triangle_prism_convex(cc_triangle_prism* pr, cc_vec3 p0, cc_v
  * tilted off the face, the edge or vertex where the deepest point meets
  * the triangle, flagged CC_TRI_OUTSIDE. CC_TRI_NONE when nothing was
  * reported. */
-CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+CC_HD_CALL int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
                                      float threshold, cc_manifold* m)
 {
     /* Pair coordinates relative to A's reference point, which is then the

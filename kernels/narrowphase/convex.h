@@ -20,14 +20,15 @@
 #define CC_WITNESS_MARGIN 1.0e-5f
 
 /* Largest contact count of a pair (lower type first), from the reference
- * table: 1 with a sphere or an ellipsoid, 2 for a capsule against a plane
- * or a capsule, 4 for a box or cylinder against a plane, else 5. */
+ * table: 1 with a sphere or an ellipsoid; 2 with a capsule, whose core is a
+ * segment (a segment touches a convex solid along at most a segment: its
+ * two ends); 4 for a box or cylinder against a plane; else 5. */
 CC_HD int cc_convex_max_points(int ta, int tb)
 {
     if (ta == CC_SHAPE_SPHERE || tb == CC_SHAPE_SPHERE || ta == CC_SHAPE_ELLIPSOID || tb == CC_SHAPE_ELLIPSOID)
         return 1;
+    if (ta == CC_SHAPE_CAPSULE || tb == CC_SHAPE_CAPSULE) return 2;
     if (ta == CC_SHAPE_PLANE && (tb == CC_SHAPE_BOX || tb == CC_SHAPE_CYLINDER)) return 4;
-    if ((ta == CC_SHAPE_PLANE || ta == CC_SHAPE_CAPSULE) && tb == CC_SHAPE_CAPSULE) return 2;
     return 5;
 }
 
@@ -89,7 +90,7 @@ CC_HD int cc_keep_side_holds(const cc_keep_side* k, cc_vec3 pb)
  * in the contact plane and a well-spread subset with the witness. With
  * `keep`, B-side points outside it are dropped (a dropped witness never
  * joins). Points are in pair coordinates relative to `origin`. */
-CC_HD void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a, const cc_convex* b, int max_points,
+CC_HD_CALL void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a, const cc_convex* b, int max_points,
                                   cc_vec3 origin, float threshold, const cc_keep_side* keep, cc_manifold* m)
 {
     m->normal = r->normal;
@@ -128,7 +129,7 @@ CC_HD void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a,
                        threshold, m);
 }
 
-CC_HD void cc_collide_convex(const cc_geom* ga, int ta, const cc_geom* gb, int tb, float threshold, cc_manifold* m)
+CC_HD_CALL void cc_collide_convex(const cc_geom* ga, int ta, const cc_geom* gb, int tb, float threshold, cc_manifold* m)
 {
     m->count = 0;
     cc_vec3 origin = ga->xf.p;
@@ -140,7 +141,7 @@ CC_HD void cc_collide_convex(const cc_geom* ga, int ta, const cc_geom* gb, int t
 
 /* Plane A against convex shape B. The plane's solid is the half-space
  * below it, restricted to its rectangle when finite (narrowphase/plane.h). */
-CC_HD void cc_collide_plane_convex(const cc_geom* ga, const cc_geom* gb, int tb, float threshold, cc_manifold* m)
+CC_HD_CALL void cc_collide_plane_convex(const cc_geom* ga, const cc_geom* gb, int tb, float threshold, cc_manifold* m)
 {
     float hx, hy;
     cc_plane_extent(ga, &hx, &hy);

@@ -15,30 +15,40 @@
 #include "kernels/broadphase/pair_buffer.h"
 #include "kernels/pass_counters.h"
 
-/* Route classes. The GJK/MPR path needs far more registers and stack than
- * the analytic routines; the CUDA backend runs each class in its own
- * kernel so that analytic pairs keep their occupancy. */
+/* Route classes, each run by its own CUDA kernel (cuda/narrowphase/) so
+ * that the light analytic routines keep their registers and occupancy and
+ * never pull the GJK/MPR stack into their kernel:
+ *   ANALYTIC: pairs among planes, spheres, capsules and boxes, except
+ *             capsule-box;
+ *   CONVEX:   every other convex pair (GJK/MPR), the plane against round
+ *             shapes and hulls, and capsule-box, whose analytic routine
+ *             hands deep diagonal crossings to the convex query;
+ *   MESH:     pairs with a mesh or heightfield, run by the mesh stages
+ *             (mesh/midphase.h). */
 #define CC_ROUTE_CLASS_ANY (-1)
 #define CC_ROUTE_CLASS_ANALYTIC 0
 #define CC_ROUTE_CLASS_CONVEX 1
-#define CC_ROUTE_CLASS_MESH 2 /* run by the mesh stages (mesh/midphase.h) */
+#define CC_ROUTE_CLASS_MESH 2
 
-/* Pairs among planes, spheres, capsules and boxes have analytic routines;
- * pairs with a mesh or heightfield go through the mesh stages. */
+#define CC_ROUTE_CAPSULE_BOX (CC_SHAPE_CAPSULE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX)
+
 CC_HD int cc_route_class(int route)
 {
     int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
     if (tb >= CC_SHAPE_MESH || ta >= CC_SHAPE_MESH) return CC_ROUTE_CLASS_MESH;
+    if (route == CC_ROUTE_CAPSULE_BOX) return CC_ROUTE_CLASS_CONVEX;
     return ta <= CC_SHAPE_BOX && tb <= CC_SHAPE_BOX ? CC_ROUTE_CLASS_ANALYTIC : CC_ROUTE_CLASS_CONVEX;
 }
 
-/* Every other convex pair: GJK/MPR and a clipped manifold. */
+/* The convex class: GJK/MPR and a clipped manifold, the plane's own
+ * routine against round shapes and hulls, and capsule-box. */
 CC_HD void cc_collide_generic(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* m)
 {
     int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
     m->count = 0;
     if (!cc_type_is_convex(ta) || !cc_type_is_convex(tb)) return;
-    if (ta == CC_SHAPE_PLANE) cc_collide_plane_convex(a, b, tb, threshold, m);
+    if (route == CC_ROUTE_CAPSULE_BOX) cc_collide_capsule_box(a, b, threshold, m);
+    else if (ta == CC_SHAPE_PLANE) cc_collide_plane_convex(a, b, tb, threshold, m);
     else cc_collide_convex(a, ta, b, tb, threshold, m);
 }
 
@@ -69,9 +79,6 @@ CC_HD void cc_collide_analytic(int route, const cc_geom* a, const cc_geom* b, fl
         break;
     case CC_SHAPE_CAPSULE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_CAPSULE:
         cc_collide_capsule_capsule(a, b, threshold, m);
-        break;
-    case CC_SHAPE_CAPSULE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
-        cc_collide_capsule_box(a, b, threshold, m);
         break;
     case CC_SHAPE_BOX * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX:
         cc_collide_box_box(a, b, threshold, m);
