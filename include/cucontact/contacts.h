@@ -2,7 +2,7 @@
 #ifndef CUCONTACT_CONTACTS_H
 #define CUCONTACT_CONTACTS_H
 
-#include "include/cucontact/model.h"
+#include "cucontact/model.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
 #ifndef CUCONTACT_MATERIAL_H
 #define CUCONTACT_MATERIAL_H
 
-#include "include/cucontact/types.h"
+#include "cucontact/types.h"
 
 #ifdef __cplusplus
 extern "C" {

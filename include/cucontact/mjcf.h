@@ -37,7 +37,7 @@
 #ifndef CUCONTACT_MJCF_H
 #define CUCONTACT_MJCF_H
 
-#include "include/cucontact/model.h"
+#include "cucontact/model.h"
 
 #ifdef __cplusplus
 extern "C" {

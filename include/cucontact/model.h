@@ -2,8 +2,8 @@
 #ifndef CUCONTACT_MODEL_H
 #define CUCONTACT_MODEL_H
 
-#include "include/cucontact/material.h"
-#include "include/cucontact/types.h"
+#include "cucontact/material.h"
+#include "cucontact/types.h"
 
 #ifdef __cplusplus
 extern "C" {

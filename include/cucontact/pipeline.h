@@ -2,7 +2,7 @@
 #ifndef CUCONTACT_PIPELINE_H
 #define CUCONTACT_PIPELINE_H
 
-#include "include/cucontact/contacts.h"
+#include "cucontact/contacts.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,7 +2,7 @@
 #ifndef CUCONTACT_SOLVER_H
 #define CUCONTACT_SOLVER_H
 
-#include "include/cucontact/pipeline.h"
+#include "cucontact/pipeline.h"
 
 #ifdef __cplusplus
 extern "C" {
