@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Builds if needed and runs the whole test suite (CPU backend; CUDA test
-# instances skip visibly without a GPU). With CI=true it then builds the CPU
-# backend and the tests under AddressSanitizer + UBSan and runs them too.
+# instances skip visibly without a GPU). When the CUDA backend was built it
+# checks every kernel's registers, stack and spills against their budgets
+# (scripts/kernel-resources.py). With CI=true it then builds the CPU backend
+# and the tests under AddressSanitizer + UBSan and runs them too, and dry-runs
+# both phases of the GPU check (scripts/gpu-check.sh) without a GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_dir=${CUCONTACT_BUILD_DIR:-build}
 
 scripts/install-deps.sh
 scripts/build.sh
-ctest --test-dir "${CUCONTACT_BUILD_DIR:-build}" --output-on-failure -j"$(nproc)"
+ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)"
+if [ -n "$(find "$build_dir" -name '*.cu.o.resources' -print -quit)" ]; then
+  echo "== CUDA kernel resources =="
+  python3 scripts/kernel-resources.py "$build_dir"
+fi
 
 if [ "${CI:-}" = "true" ] || [ "${CUCONTACT_SANITIZE:-}" = "1" ]; then
   echo "== sanitizer build (ASan + UBSan, CPU backend) =="
@@ -15,4 +23,15 @@ if [ "${CI:-}" = "true" ] || [ "${CUCONTACT_SANITIZE:-}" = "1" ]; then
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCONTACT_BUILD_BENCHMARKS=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+fi
+
+if [ "${CI:-}" = "true" ] && { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; }; then
+  echo "== GPU check, dry run (no GPU: its GPU commands are listed, not run) =="
+  out=$(mktemp -d)
+  for phase in 1 2; do
+    GPU_CHECK_DRY_RUN=1 OUT="$out" GPU_CHECK_BUILD_DIR="$PWD/build-gpu-dry" scripts/gpu-check.sh "$phase" ||
+      { cat "$out/gpu-check-$phase.txt"; exit 1; }
+    tar -tzf "$out/gpu-check-$phase.tar.gz" >/dev/null
+  done
+  rm -rf "$out"
 fi

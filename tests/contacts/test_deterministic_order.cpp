@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "host/testing.h"
+#include "tests/support/mesh_util.h"
 #include "tests/support/test_support.h"
 
 using namespace cctest;
@@ -363,6 +364,97 @@ TEST_P(DeterministicOrder, MatchingPipelinesRepeatUnderShuffle)
             }
         }
         ASSERT_GT(second.count, 100);
+    }
+}
+
+// ---------------------------------------------------------------- large surfaces
+
+// Keys stay unique on surfaces of any size. A 1024 x 1024 grid of 2^21
+// triangles (2 m across) carries capsules lying along y across more than
+// 512 rows, so that one capsule touches triangle t and triangle t + 2^20 in
+// the same column: a sub-key narrower than the model's fingerprints would
+// give both the same key, and their order would follow the narrow phase's
+// scheduling. Unreduced, every triangle contact is a row of its own. A
+// heightfield of 1100 x 1100 samples does the same with spheres in a row.
+TEST_P(DeterministicOrder, KeysStayUniqueOnAMeshOf2To21Triangles)
+{
+    if (!on_cpu()) GTEST_SKIP() << "cc_testing_shuffle_narrowphase scrambles the CPU backend only";
+    Builder b = make_builder(0.0f);
+    MeshData grid = grid_mesh(1024, 1.0f);
+    ASSERT_EQ(grid.triangle_count(), 1 << 21);
+    int mesh = add_mesh_data(b.get(), grid);
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, mesh, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    for (int k = 0; k < 3; ++k) {
+        // Half length 0.6 m along y: 0.6 / (2 / 1024) = 307 rows each way.
+        int body = add_body(b.get(), {-0.5f + 0.37f * k, 0.05f * k, 0.0099f});
+        cc_shape_def d = cc_default_shape_def();
+        d.local.q = {0.70710678f, 0.0f, 0.0f, 0.70710678f}; /* segment from z to y */
+        ASSERT_EQ(cc_builder_add_capsule(b.get(), body, 0.01f, 0.6f, &d, nullptr), CC_OK);
+    }
+    cc_pipeline_def d = cc_default_pipeline_def();
+    d.deterministic = 1;
+    d.reduce_contacts = 0;
+    d.rigid_contact_max = 1 << 17;
+    d.mesh_work_items_max = 1 << 17;
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), d, &w), CC_OK) << cc_last_error_message();
+    cc_pipeline_info info;
+    ASSERT_EQ(cc_pipeline_get_info(w.pipeline.get(), &info), CC_OK);
+    EXPECT_GE(info.key_sub_bits, 24) << "2^21 triangles x 8 points need 24 bits";
+    Snapshot first;
+    for (unsigned pass = 0; pass < 3; ++pass) {
+        cc_testing_shuffle_narrowphase(w.pipeline.get(), 17u + 7919u * pass);
+        collide_pass(w);
+        cc_overflow ov = overflow_of(w);
+        ASSERT_FALSE(ov.contacts_overflowed || ov.mesh_items_overflowed);
+        Snapshot now = snapshot(w, true);
+        if (pass == 0) {
+            ASSERT_GT(now.count, 3 * 2 * 512) << "each capsule should touch more than 512 rows";
+            first = now;
+        } else {
+            ASSERT_EQ(now.count, first.count);
+            EXPECT_EQ(now.bytes, first.bytes) << "the order of a pass followed the narrow phase's schedule";
+        }
+    }
+}
+
+TEST_P(DeterministicOrder, KeysStayUniqueOnAHeightfieldAbove1024Squared)
+{
+    if (!on_cpu()) GTEST_SKIP() << "cc_testing_shuffle_narrowphase scrambles the CPU backend only";
+    const int n = 1100;
+    Builder b = make_builder(0.0f);
+    std::vector<float> heights((size_t)n * n, 0.0f);
+    int hf = -1;
+    ASSERT_EQ(cc_builder_add_heightfield_data(b.get(), n, n, heights.data(), &hf), CC_OK) << cc_last_error_message();
+    ASSERT_EQ(cc_builder_add_heightfield(b.get(), CC_BODY_WORLD, hf, {1.0f, 1.0f, 1.0f}, nullptr, nullptr), CC_OK);
+    int body = add_body(b.get(), {0.0f, 0.0f, 0.0099f});
+    cc_shape_def sd = cc_default_shape_def();
+    sd.local.q = {0.70710678f, 0.0f, 0.0f, 0.70710678f};
+    ASSERT_EQ(cc_builder_add_capsule(b.get(), body, 0.01f, 0.9f, &sd, nullptr), CC_OK);
+    cc_pipeline_def d = cc_default_pipeline_def();
+    d.deterministic = 1;
+    d.reduce_contacts = 0;
+    d.rigid_contact_max = 1 << 17;
+    d.mesh_work_items_max = 1 << 17;
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), d, &w), CC_OK) << cc_last_error_message();
+    cc_pipeline_info info;
+    ASSERT_EQ(cc_pipeline_get_info(w.pipeline.get(), &info), CC_OK);
+    EXPECT_GE(info.key_sub_bits, 25) << "1099^2 cells x 2 triangles x 8 points need 25 bits";
+    Snapshot first;
+    for (unsigned pass = 0; pass < 3; ++pass) {
+        cc_testing_shuffle_narrowphase(w.pipeline.get(), 5u + 104729u * pass);
+        collide_pass(w);
+        cc_overflow ov = overflow_of(w);
+        ASSERT_FALSE(ov.contacts_overflowed || ov.mesh_items_overflowed);
+        Snapshot now = snapshot(w, true);
+        if (pass == 0) {
+            ASSERT_GT(now.count, 1000);
+            first = now;
+        } else {
+            ASSERT_EQ(now.count, first.count);
+            EXPECT_EQ(now.bytes, first.bytes) << "the order of a pass followed the narrow phase's schedule";
+        }
     }
 }
 
