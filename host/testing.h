@@ -13,6 +13,11 @@ extern "C" {
  * (0 restores the natural order), as GPU scheduling may. */
 void cc_testing_shuffle_narrowphase(cc_pipeline* p, unsigned seed);
 
+/* CPU backend: the mesh emit pass recomputes its contacts from shape
+ * positions scaled by (1 + relative), as a recomputation that rounds
+ * differently would (0 turns it off). */
+void cc_testing_jitter_mesh_emit(cc_pipeline* p, float relative);
+
 /* The sort-key layout a pipeline would use for a model of shape_count
  * shapes whose pairs produce sub-keys below sub_count (8 for primitives
  * and convex shapes); CC_OK when it fits. */

@@ -42,6 +42,10 @@ typedef struct cc_pass_view {
     /* CPU backend, for tests: nonzero runs the narrow phase's pairs in a
      * scrambled order, as GPU scheduling may. */
     unsigned shuffle_seed;
+    /* CPU backend, for tests: nonzero makes the mesh emit pass recompute
+     * from shape positions scaled by (1 + emit_jitter), as a recomputation
+     * that rounds differently (another kernel, other contraction) would. */
+    float emit_jitter;
     /* Host array (CC_ROUTE_COUNT) of seconds spent per route, filled by the
      * CPU backend when profiling; NULL otherwise and on the GPU. */
     double* route_seconds;

@@ -196,9 +196,19 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
         int blocks = cc_min_i32(c->mesh_block_count, v->mesh.block_capacity);
         int slots = blocks * CC_REDUCE_SLOTS;
         cc_contact_sink sink = cc_pass_contact_sink(v);
+        cc_transform* poses = v->shape_pose;
+        if (v->emit_jitter != 0.0f) { /* tests only */
+            poses = (cc_transform*)cc_host_alloc(sizeof(cc_transform) * (size_t)(m->shape_count + 1));
+            if (!poses) return cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory");
+            for (int i = 0; i < m->shape_count; ++i) {
+                poses[i] = v->shape_pose[i];
+                poses[i].p = cc_v3_scale(poses[i].p, 1.0f + v->emit_jitter);
+            }
+        }
         for (int t = 0; t < slots; ++t)
-            cc_mesh_emit_slot_thread(shuffled(t, slots, v->shuffle_seed), blocks, m, v->grouped_pairs, v->shape_pose,
+            cc_mesh_emit_slot_thread(shuffled(t, slots, v->shuffle_seed), blocks, m, v->grouped_pairs, poses,
                                      v->body_pose, &v->mesh, sink, CC_MESH_FAMILY_ALL);
+        if (poses != v->shape_pose) cc_host_free(poses);
         break;
     }
     case CC_STAGE_FINALIZE:

@@ -655,6 +655,11 @@ void cc_testing_shuffle_narrowphase(cc_pipeline* p, unsigned seed)
     if (p) p->view.shuffle_seed = seed;
 }
 
+void cc_testing_jitter_mesh_emit(cc_pipeline* p, float relative)
+{
+    if (p) p->view.emit_jitter = relative;
+}
+
 cc_status cc_pipeline_set_profiling(cc_pipeline* p, int enabled)
 {
     if (!p) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_set_profiling: pipeline is NULL");

@@ -329,6 +329,49 @@ TEST_P(MeshContacts, ReducedContactsDoNotDependOnThreadOrder)
     }
 }
 
+// The emit pass writes what the vote kept, named by fingerprint, even when
+// its recomputation rounds differently from the vote's (on a GPU: another
+// kernel, other multiply-add contraction). Every item family: spheres and
+// a box on a grid, a mesh on a plane, a mesh on a mesh, each pair reduced
+// and each with more raw contacts than its bins keep.
+TEST_P(MeshContacts, EmitKeepsEveryVotedContactWhenItsRecomputationRoundsDifferently)
+{
+    if (GetParam() != CC_DEVICE_CPU) GTEST_SKIP() << "the jitter hook perturbs the CPU backend's emit pass";
+    Builder b = make_builder(0.005f);
+    int grid = add_mesh_data(b.get(), grid_mesh(60, 1.0f));
+    EXPECT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, grid, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    EXPECT_EQ(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0, 0, nullptr, nullptr), CC_OK);
+    int body = add_body(b.get(), {0.037f, -0.051f, 0.149f}, axis_angle({0, 0, 1}, 0.3f));
+    EXPECT_EQ(cc_builder_add_box(b.get(), body, {0.15f, 0.15f, 0.15f}, nullptr, nullptr), CC_OK);
+    for (int k = 0; k < 3; ++k) {
+        int s = add_body(b.get(), {-0.6f + 0.21f * k, 0.5f, 0.149f});
+        EXPECT_EQ(cc_builder_add_sphere(b.get(), s, 0.15f, nullptr, nullptr), CC_OK);
+    }
+    int sphere_mesh_id = add_mesh_data(b.get(), sphere_mesh(0.2f, 3));
+    int m1 = add_body(b.get(), {0.6f, -0.5f, 0.199f});
+    EXPECT_EQ(cc_builder_add_mesh(b.get(), m1, sphere_mesh_id, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    int block = add_mesh_data(b.get(), box_mesh({0.05f, 0.05f, 0.05f}));
+    int m2 = add_body(b.get(), {0.6f, -0.5f, 0.447f});
+    EXPECT_EQ(cc_builder_add_mesh(b.get(), m2, block, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    cc_pipeline_def d = plain_def(1);
+    d.deterministic = 1;
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), d, &w), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> exact = collide(w);
+    ASSERT_GT(exact.size(), 20u);
+    for (float jitter : {1.2e-7f, 1e-6f, 1e-5f}) {
+        cc_testing_jitter_mesh_emit(w.pipeline.get(), jitter);
+        std::vector<cc_contact> again = collide(w);
+        ASSERT_EQ(again.size(), exact.size()) << "jitter " << jitter << ": the emit pass lost or added contacts";
+        for (size_t i = 0; i < exact.size(); ++i) {
+            EXPECT_EQ(again[i].shape0, exact[i].shape0);
+            EXPECT_EQ(again[i].shape1, exact[i].shape1);
+            EXPECT_NEAR(again[i].distance, exact[i].distance, 20.0f * jitter) << i;
+        }
+    }
+    cc_testing_jitter_mesh_emit(w.pipeline.get(), 0.0f);
+}
+
 TEST_P(MeshContacts, WorkItemOverflowIsReportedWithTheCountNeeded)
 {
     Builder b = make_builder(0.01f);
