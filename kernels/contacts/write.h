@@ -64,11 +64,10 @@ CC_HD void cc_write_manifold(const cc_manifold* mf, cc_contact_side a, cc_contac
     for (int k = 0; k < mf->count && row < out.capacity; ++k) {
         float d = mf->distance[k] - thick;
         if (!(d <= gap)) continue;
-        cc_vec3 half = cc_v3_scale(mf->normal, 0.5f * mf->distance[k]);
         out.shape0[row] = a.shape;
         out.shape1[row] = b.shape;
-        out.point0[row] = cc_to_body_frame(body_pose, a.body, cc_v3_sub(mf->point[k], half));
-        out.point1[row] = cc_to_body_frame(body_pose, b.body, cc_v3_add(mf->point[k], half));
+        out.point0[row] = cc_to_body_frame(body_pose, a.body, cc_manifold_point_a(mf, k));
+        out.point1[row] = cc_to_body_frame(body_pose, b.body, cc_manifold_point_b(mf, k));
         out.normal[row] = mf->normal;
         out.thickness0[row] = a.thickness;
         out.thickness1[row] = b.thickness;

@@ -144,7 +144,7 @@ CC_HD cc_vec3 cc_simplex_point(const cc_simplex* s)
 
 /* Reduces the simplex to the face nearest the origin. Returns 0 when the
  * origin is inside the tetrahedron. */
-CC_HD int cc_simplex_reduce(cc_simplex* s)
+CC_HD_CALL int cc_simplex_reduce(cc_simplex* s)
 {
     cc_subsimplex f;
     if (s->count == 1) {

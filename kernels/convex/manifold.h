@@ -161,6 +161,53 @@ CC_HD int cc_clip_segment(float u0, float v0, float u1, float v1, const float* c
     return lo <= hi;
 }
 
+/* The point of feature f nearest to 2-D point (u, v) when seen along the
+ * normal, lifted onto f: on a segment the nearest point of the projected
+ * segment, on a polygon the point itself when it falls inside and else
+ * the nearest point of its boundary. Always a point of f. */
+CC_HD cc_vec3 cc_feature_lift_nearest(const cc_feature* f, const cc_contact_plane* cp, float u, float v)
+{
+    cc_vec3 out = f->p[0];
+    if (f->count < 3) {
+        cc_feature_lift(f, cp, u, v, &out);
+        return out;
+    }
+    float fu[CC_FEATURE_MAX], fv[CC_FEATURE_MAX];
+    cc_feature_project(f, cp, fu, fv);
+    int inside = 1;
+    float best = 3.0e38f;
+    int best_e = 0;
+    float best_t = 0.0f;
+    for (int e = 0; e < f->count; ++e) {
+        int e1 = e + 1 == f->count ? 0 : e + 1;
+        float eu = fu[e1] - fu[e], ev = fv[e1] - fv[e], len = eu * eu + ev * ev;
+        if (cc_cross2(eu, ev, u - fu[e], v - fv[e]) < 0.0f) inside = 0;
+        float t = len > 0.0f ? cc_clampf(((u - fu[e]) * eu + (v - fv[e]) * ev) / len, 0.0f, 1.0f) : 0.0f;
+        float du = fu[e] + t * eu - u, dv = fv[e] + t * ev - v;
+        if (du * du + dv * dv < best) best = du * du + dv * dv, best_e = e, best_t = t;
+    }
+    if (inside && cc_feature_lift(f, cp, u, v, &out)) return out;
+    /* The boundary point, lifted by interpolating its edge's ends (the 2-D
+     * projection may have reversed the vertex order: index by the feature). */
+    int e1 = best_e + 1 == f->count ? 0 : best_e + 1;
+    float mu = fu[best_e] + best_t * (fu[e1] - fu[best_e]), mv = fv[best_e] + best_t * (fv[e1] - fv[best_e]);
+    float nearest = 3.0e38f;
+    for (int i = 0; i < f->count; ++i) {
+        int j = i + 1 == f->count ? 0 : i + 1;
+        float pu0, pv0, pu1, pv1;
+        cc_plane_project(cp, f->p[i], &pu0, &pv0);
+        cc_plane_project(cp, f->p[j], &pu1, &pv1);
+        float eu = pu1 - pu0, ev = pv1 - pv0, len = eu * eu + ev * ev;
+        float t = len > 0.0f ? cc_clampf(((mu - pu0) * eu + (mv - pv0) * ev) / len, 0.0f, 1.0f) : 0.0f;
+        float du = pu0 + t * eu - mu, dv = pv0 + t * ev - mv;
+        if (du * du + dv * dv < nearest) {
+            nearest = du * du + dv * dv;
+            out = cc_v3_add(f->p[i], cc_v3_scale(cc_v3_sub(f->p[j], f->p[i]), t));
+        }
+    }
+    return out;
+}
+
 /* 2-D points where the projections of features a and b overlap. */
 CC_HD_CALL int cc_feature_overlap(const cc_feature* fa, const cc_feature* fb, const cc_contact_plane* cp, float* ou,
                              float* ov)

@@ -30,8 +30,10 @@
 
 /* Skin of the GJK/MPR switch, relative to the smaller extent. */
 #define CC_CONVEX_SKIN 1.0e-3f
-/* Accuracy of the answer, relative to the pair's size. */
+/* Accuracy of the answer, relative to the smaller shape's size, and the
+ * floor rounding sets: 4 float ulps of the pair's coordinates. */
 #define CC_CONVEX_TOLERANCE 1.0e-6f
+#define CC_CONVEX_ROUNDING 4.8e-7f
 /* GJK's own accuracy: loose, the climb after it makes the answer exact. */
 #define CC_CONVEX_GJK_TOLERANCE 1.0e-4f
 /* Portal convergence of MPR, relative to the pair's size: loose, since the
@@ -132,6 +134,12 @@ CC_HD cc_edge_view cc_feature_edge_view(const cc_convex* c, const cc_feature* f,
     v.p0 = f->p[0];
     v.e = f->edge;
     if (f->count < 2) return v;
+    /* A segment is an edge however it tilts against d: the candidate
+     * square to it holds whichever of its ends touches. */
+    if (f->count == 2) {
+        v.e = cc_v3_sub(f->p[1], f->p[0]);
+        return v;
+    }
     float top = -3.0e38f;
     for (int i = 0; i < f->count; ++i) top = cc_maxf(top, cc_v3_dot(f->p[i], d));
     int k = 0;
@@ -290,7 +298,7 @@ CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float 
  * they make. Their common normal (convex/rim.h) is the optimum when the
  * contact stays rim against rim; n moves there when it separates more
  * (returns 1). */
-CC_HD int cc_convex_rim_jump(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep, int* evals)
+CC_HD_CALL int cc_convex_rim_jump(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep, int* evals)
 {
     cc_rim ka, kb;
     if (!cc_rim_of_support(a, *n, CC_CONVEX_RIM_NEAR, &ka) || !cc_rim_of_support(b, cc_v3_neg(*n), CC_CONVEX_RIM_NEAR, &kb))
@@ -315,7 +323,7 @@ CC_HD int cc_convex_rim_jump(const cc_convex* a, const cc_convex* b, float tol, 
  * has a crease) the gradient points across the crease and gains nothing;
  * the gradient from just across the crease points back, and the shortest
  * combination of the two (a two-piece bundle) runs along the crease. */
-CC_HD_CALL void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
+CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
                             float* sep_io, int* evaluations)
 {
     cc_vec3 n = *n_io, pa, pb;
@@ -417,7 +425,7 @@ CC_HD_CALL int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, 
  * that direction is already stationary. Returns 1 when it ends polished
  * (fa and fb then hold the features along the final *n and polishing
  * again would change nothing), 0 after the ascent. */
-CC_HD_CALL int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
+CC_HD int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
                           int* evaluations, cc_feature* fa, cc_feature* fb)
 {
     int polished = cc_convex_polish(a, b, n, sep, tol, fa, fb);
@@ -463,20 +471,27 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
  * point where the features overlap seen along n, lifted onto both (the
  * overlap is kept in r). Without any of these *pa and *pb keep the
  * caller's points. */
-CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, cc_convex_result* r,
+CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_convex_result* r,
                              cc_vec3* pa, cc_vec3* pb)
 {
     const cc_feature* fa = &r->feature_a;
     const cc_feature* fb = &r->feature_b;
     r->overlap_count = -1;
-    if (fa->count == 1) {
+    if (fa->count == 1 && fb->count == 1) {
         *pa = cc_support(a, n);
-        *pb = cc_v3_madd(*pa, n, sep);
+        *pb = cc_support(b, cc_v3_neg(n));
         return;
     }
-    if (fb->count == 1) {
-        *pb = cc_support(b, cc_v3_neg(n));
-        *pa = cc_v3_madd(*pb, n, -sep);
+    if (fa->count == 1 || fb->count == 1) {
+        /* A point against a segment or a face: the point, and the point of
+         * the other feature nearest to it seen along n, both exactly on
+         * their cores. */
+        const cc_feature* other = fa->count == 1 ? fb : fa;
+        cc_vec3 p = fa->count == 1 ? cc_support(a, n) : cc_support(b, cc_v3_neg(n));
+        cc_contact_plane cp = cc_contact_plane_of(p, n);
+        cc_vec3 q = cc_feature_lift_nearest(other, &cp, 0.0f, 0.0f);
+        *pa = fa->count == 1 ? p : q;
+        *pb = fa->count == 1 ? q : p;
         return;
     }
     if (fa->count == 2 && fb->count == 2) {
@@ -510,7 +525,11 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
 {
     float scale = a->extent + b->extent;
-    float tol = CC_CONVEX_TOLERANCE * scale;
+    /* Accuracy relative to the smaller shape (a small shape beside a large
+     * one needs its own precision), but never finer than rounding of the
+     * pair's coordinates. */
+    float coords = scale + cc_v3_length(cc_v3_sub(a->f.o, b->f.o));
+    float tol = cc_maxf(CC_CONVEX_TOLERANCE * cc_minf(a->extent, b->extent), CC_CONVEX_ROUNDING * coords);
     float skin = cc_maxf(CC_CONVEX_SKIN * cc_minf(a->extent, b->extent), 8.0f * tol);
     if (!(tol > 0.0f)) { /* two point cores at most: fixed, tiny tolerances */
         tol = 1.0e-9f;
@@ -521,11 +540,16 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     cc_gjk(a, b, zero, zero, limit, skin, CC_CONVEX_GJK_TOLERANCE * scale, &g);
     r->iterations = g.iterations;
     if (g.status == CC_GJK_BEYOND) return 0;
-    if (g.status == CC_GJK_SEPARATED && g.distance > skin) {
+    /* GJK's distance is an upper bound; only the separation along its
+     * normal, a lower bound from support points, proves the cores apart.
+     * A long thin core can stall GJK with the origin inside D (a point in a
+     * needle of a cone): without the proof, the overlap path. */
+    float gjk_sep = g.status == CC_GJK_SEPARATED ? cc_convex_separation_along(a, b, g.normal) : 0.0f;
+    if (g.status == CC_GJK_SEPARATED && gjk_sep > limit) return 0;
+    if (g.status == CC_GJK_SEPARATED && g.distance > skin && gjk_sep > skin) {
         /* GJK stops early on curved shapes; the climb makes it exact. */
         cc_vec3 n = g.normal, pa, pb;
-        float sep = cc_convex_separation_along(a, b, n);
-        if (sep > limit) return 0;
+        float sep = gjk_sep;
         int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
         /* Polished and stationary with a face or an edge on either side,
          * the normal is that feature's exactly; aligning only helps two
@@ -536,7 +560,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         if (sep > limit) return 0;
         pa = g.point_a;
         pb = g.point_b;
-        cc_convex_witness(a, b, n, sep, r, &pa, &pb);
+        cc_convex_witness(a, b, n, r, &pa, &pb);
         r->distance = sep;
         r->normal = n;
         r->point_a = pa;
@@ -674,7 +698,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     if (sep > limit) return 0;
     pa = cc_support(a, n);
     pb = cc_support(b, cc_v3_neg(n));
-    cc_convex_witness(a, b, n, sep, r, &pa, &pb);
+    cc_convex_witness(a, b, n, r, &pa, &pb);
     r->distance = sep;
     r->normal = n;
     r->point_a = pa;

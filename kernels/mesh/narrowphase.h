@@ -52,13 +52,13 @@ CC_HD int cc_mesh_kind_family(int kind)
  * their rows by triangle, vertex or reduction slot, not by manifold index).
  * The caller has admitted it (d <= gap). */
 CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, cc_vec3 normal, float core_distance,
-                          unsigned sub_key, const cc_transform* body_pose, cc_contact_sink sink)
+                          cc_vec3 offset, unsigned sub_key, const cc_transform* body_pose, cc_contact_sink sink)
 {
     float d = core_distance - a.thickness - b.thickness;
     int row = cc_atomic_add_i32(sink.counter, 1);
     cc_contacts_view out = sink.rows;
     if (row >= out.capacity) return; /* counted for the overflow report */
-    cc_vec3 half = cc_v3_scale(normal, 0.5f * core_distance);
+    cc_vec3 half = cc_v3_scale(offset, 0.5f);
     out.shape0[row] = a.shape;
     out.shape1[row] = b.shape;
     out.point0[row] = cc_to_body_frame(body_pose, a.body, cc_v3_sub(point, half));
@@ -87,17 +87,19 @@ typedef struct cc_mesh_context {
 } cc_mesh_context;
 
 /* One raw contact (manifold conventions: midpoint, normal a -> b, core
- * distance) with its geometric fingerprint, routed by pass and block. */
-CC_HD void cc_mesh_contact(const cc_mesh_context* x, cc_vec3 point, cc_vec3 normal, float dist, unsigned fingerprint)
+ * distance, offset from A's core point to B's) with its geometric
+ * fingerprint, routed by pass and block. */
+CC_HD void cc_mesh_contact(const cc_mesh_context* x, cc_vec3 point, cc_vec3 normal, float dist, cc_vec3 offset,
+                           unsigned fingerprint)
 {
     if (x->pass == CC_MESH_PASS_EMIT) {
         if (fingerprint == x->emit_print)
-            cc_write_point(x->a, x->b, point, normal, dist, x->emit_slot, x->body_pose, x->sink);
+            cc_write_point(x->a, x->b, point, normal, dist, offset, x->emit_slot, x->body_pose, x->sink);
         return;
     }
     if (!(dist - x->a.thickness - x->b.thickness <= x->a.gap + x->b.gap)) return;
     if (x->item->block < 0) {
-        cc_write_point(x->a, x->b, point, normal, dist, fingerprint, x->body_pose, x->sink);
+        cc_write_point(x->a, x->b, point, normal, dist, offset, fingerprint, x->body_pose, x->sink);
         return;
     }
     unsigned long long* slots = x->mv->slots + (size_t)x->item->block * CC_REDUCE_SLOTS;
@@ -207,7 +209,8 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
     }
     for (int k = 0; k < mf.count; ++k)
         if (keep >> k & 1u)
-            cc_mesh_contact(x, mf.point[k], mf.normal, mf.distance[k], (unsigned)x->item->element * 8u + (unsigned)k);
+            cc_mesh_contact(x, mf.point[k], mf.normal, mf.distance[k], mf.offset[k],
+                            (unsigned)x->item->element * 8u + (unsigned)k);
 }
 
 /* The two triangle families, each one function that its vote and emit
@@ -242,7 +245,7 @@ CC_HD_CALL void cc_mesh_plane_vertices_item(const cc_mesh_context* x)
     for (int v = x->item->element; v < end; ++v) {
         cc_manifold mf;
         cc_collide_plane_vertex(&plane, cc_mesh_world_vertex(m, sb, x->shape_pose[sb], v), threshold, &mf);
-        if (mf.count) cc_mesh_contact(x, mf.point[0], mf.normal, mf.distance[0], (unsigned)v);
+        if (mf.count) cc_mesh_contact(x, mf.point[0], mf.normal, mf.distance[0], mf.offset[0], (unsigned)v);
     }
 }
 
@@ -339,7 +342,7 @@ CC_HD_CALL void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
         /* Manifold conventions: normal from a to b, midpoint, distance. */
         cc_vec3 normal = of_a ? cc_v3_neg(out) : out;
         cc_vec3 mid = cc_v3_scale(cc_v3_add(p, q), 0.5f);
-        cc_mesh_contact(x, mid, normal, s, (unsigned)v * 2u + (unsigned)(of_a ? 0 : 1));
+        cc_mesh_contact(x, mid, normal, s, cc_v3_scale(normal, s), (unsigned)v * 2u + (unsigned)(of_a ? 0 : 1));
     }
 }
 

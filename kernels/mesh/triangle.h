@@ -429,7 +429,7 @@ CC_HD unsigned cc_triangle_dedupe_mask(const cc_manifold* m, cc_vec3 t0, cc_vec3
     unsigned keep = 0u;
     for (int i = 0; i < m->count; ++i) {
         /* The point's core point on the triangle, relative to ref. */
-        cc_vec3 q = cc_v3_sub(cc_v3_madd(m->point[i], m->normal, 0.5f * m->distance[i]), ref);
+        cc_vec3 q = cc_v3_sub(cc_manifold_point_b(m, i), ref);
         float band;
         int kind = cc_tri_near_feature(q, rel, w, ref_coord, bound, &band);
         if (kind >= 0 && !cc_triangle_keep_feature(kind, t0, t1, t2, ref, flags)) continue;
@@ -446,6 +446,7 @@ CC_HD int cc_triangle_dedupe_points(cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_v
         if (!(keep >> i & 1u)) continue;
         m->point[n] = m->point[i];
         m->distance[n] = m->distance[i];
+        m->offset[n] = m->offset[i];
         ++n;
     }
     m->count = n;
@@ -585,7 +586,7 @@ CC_HD_CALL cc_convex cc_triangle_prism_convex(cc_triangle_prism* pr, cc_vec3 p0,
  * tilted off the face, the edge or vertex where the deepest point meets
  * the triangle, flagged CC_TRI_OUTSIDE. CC_TRI_NONE when nothing was
  * reported. */
-CC_HD_CALL int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
                                      float threshold, cc_manifold* m)
 {
     /* Pair coordinates relative to A's reference point, which is then the
@@ -630,7 +631,7 @@ CC_HD_CALL int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3
     int deepest = 0;
     for (int i = 1; i < m->count; ++i)
         if (m->distance[i] < m->distance[deepest]) deepest = i;
-    cc_vec3 qb = cc_v3_sub(cc_v3_madd(m->point[deepest], m->normal, 0.5f * m->distance[deepest]), origin);
+    cc_vec3 qb = cc_v3_sub(cc_manifold_point_b(m, deepest), origin);
     cc_vec3 foot = cc_v3_madd(low, n, -low_h);
     int feature = cc_triangle_feature(qb, foot, rel, w, cc_tri_abs_max(origin));
     /* A normal tilted off the face is no face contact: the triangle's

@@ -38,8 +38,7 @@ CC_HD void cc_manifold_from_candidates(const cc_candidates* c, const int* pick, 
 {
     for (int i = 0; i < n; ++i) {
         int k = pick[i];
-        cc_vec3 mid = cc_v3_add(cc_v3_scale(cc_v3_add(c->a[k], c->b[k]), 0.5f), origin);
-        cc_manifold_add(m, mid, c->distance[k], threshold);
+        cc_manifold_add_points(m, cc_v3_add(c->a[k], origin), cc_v3_add(c->b[k], origin), c->distance[k], threshold);
     }
 }
 
@@ -70,7 +69,7 @@ CC_HD void cc_manifold_select(cc_candidates* c, cc_vec3 wa, cc_vec3 wb, float wi
     n = cc_candidates_select(c, -1, max_points < 4 ? max_points : 4, pick);
     cc_manifold_from_candidates(c, pick, n, origin, threshold, m);
     if (witness_deeper && max_points >= 5)
-        cc_manifold_add(m, cc_v3_add(cc_v3_scale(cc_v3_add(wa, wb), 0.5f), origin), witness_distance, threshold);
+        cc_manifold_add_points(m, cc_v3_add(wa, origin), cc_v3_add(wb, origin), witness_distance, threshold);
 }
 
 /* Points of B (pair coordinates) a manifold may keep: those with
@@ -90,7 +89,7 @@ CC_HD int cc_keep_side_holds(const cc_keep_side* k, cc_vec3 pb)
  * in the contact plane and a well-spread subset with the witness. With
  * `keep`, B-side points outside it are dropped (a dropped witness never
  * joins). Points are in pair coordinates relative to `origin`. */
-CC_HD_CALL void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a, const cc_convex* b, int max_points,
+CC_HD void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a, const cc_convex* b, int max_points,
                                   cc_vec3 origin, float threshold, const cc_keep_side* keep, cc_manifold* m)
 {
     m->normal = r->normal;
@@ -99,7 +98,9 @@ CC_HD_CALL void cc_manifold_from_query(const cc_convex_result* r, const cc_conve
     const cc_feature* fa = &r->feature_a;
     const cc_feature* fb = &r->feature_b;
     if (max_points == 1 || fa->count == 1 || fb->count == 1) {
-        if (witness_kept) cc_manifold_add(m, cc_v3_add(mid, origin), r->distance, threshold);
+        if (witness_kept)
+            cc_manifold_add_points(m, cc_v3_add(r->point_a, origin), cc_v3_add(r->point_b, origin), r->distance,
+                                   threshold);
         return;
     }
     /* The witness's overlap when the query computed one. */

@@ -120,9 +120,17 @@ CC_HD void cc_narrowphase_class_thread(int i, const cc_model_view* m, const cc_p
     cc_manifold mf;
     int route = cc_route_of(geo_a.type, geo_b.type);
     if (route_class != CC_ROUTE_CLASS_ANY && cc_route_class(route) != route_class) return;
-    if (route_class == CC_ROUTE_CLASS_ANALYTIC) cc_collide_analytic(route, &ga, &gb, cc_core_threshold(a, b), &mf);
-    else if (route_class == CC_ROUTE_CLASS_CONVEX) cc_collide_generic(route, &ga, &gb, cc_core_threshold(a, b), &mf);
-    else cc_collide_cores(route, &ga, &gb, cc_core_threshold(a, b), &mf);
+    if (geo_a.type != CC_SHAPE_CONVEX_HULL) ga.hull = cc_hull_ref_none();
+    if (geo_b.type != CC_SHAPE_CONVEX_HULL) gb.hull = cc_hull_ref_none();
+    /* Two shapes of one type: computed in a fixed order, mirrored back. */
+    int mirror = geo_a.type == geo_b.type && cc_geom_precedes(&gb, &ga);
+    const cc_geom* first = mirror ? &gb : &ga;
+    const cc_geom* second = mirror ? &ga : &gb;
+    float threshold = cc_core_threshold(a, b);
+    if (route_class == CC_ROUTE_CLASS_ANALYTIC) cc_collide_analytic(route, first, second, threshold, &mf);
+    else if (route_class == CC_ROUTE_CLASS_CONVEX) cc_collide_generic(route, first, second, threshold, &mf);
+    else cc_collide_cores(route, first, second, threshold, &mf);
+    if (mirror) cc_manifold_mirror(&mf);
     cc_write_manifold(&mf, a, b, body_pose, sink);
 }
 

@@ -93,15 +93,9 @@ __attribute__((noinline)) inline cc_manifold run(collide_fn fn, const cc_geom& a
     return m;
 }
 
-// Core points encoded by point i (narrowphase/manifold.h): point -+ normal * distance / 2.
-inline cc_vec3 core_a(const cc_manifold& m, int i)
-{
-    return cc_v3_madd(m.point[i], m.normal, -0.5f * m.distance[i]);
-}
-inline cc_vec3 core_b(const cc_manifold& m, int i)
-{
-    return cc_v3_madd(m.point[i], m.normal, 0.5f * m.distance[i]);
-}
+// Core points encoded by point i (narrowphase/manifold.h).
+inline cc_vec3 core_a(const cc_manifold& m, int i) { return cc_manifold_point_a(&m, i); }
+inline cc_vec3 core_b(const cc_manifold& m, int i) { return cc_manifold_point_b(&m, i); }
 
 inline float dist3(cc_vec3 a, cc_vec3 b) { return cc_v3_length(cc_v3_sub(a, b)); }
 
