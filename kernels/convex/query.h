@@ -437,19 +437,53 @@ CC_HD int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, f
     return 0;
 }
 
-/* Separated cores: the line between the two support points is the normal
- * at the optimum, and n <- direction(s_B(-n) - s_A(n)) converges to it
- * fast while the gap is small against the curvature. sep is flat there,
- * so this sharpens the normal where the ascent's sep test cannot. Steps
- * that lose separation beyond the tolerance are refused. Returns 1 when it
- * moved *n. */
+/* Closest points of two supporting features along n: a point and the
+ * point of the other feature nearest to it seen along n (a side line of a
+ * cylinder or cone is the surface only along itself, so the nearest point
+ * in space would leave the surface across it), or two segments' closest
+ * points. Returns 0 for a segment or polygon against a polygon, whose
+ * normal the polish makes exact. */
+CC_HD int cc_feature_closest(const cc_feature* fa, const cc_feature* fb, cc_vec3 n, cc_vec3* pa, cc_vec3* pb)
+{
+    if (fa->count >= 3 && fb->count >= 2) return 0;
+    if (fb->count >= 3 && fa->count >= 2) return 0;
+    if (fa->count == 2 && fb->count == 2) {
+        float s, t;
+        cc_vec3 da = cc_v3_sub(fa->p[1], fa->p[0]), db = cc_v3_sub(fb->p[1], fb->p[0]);
+        cc_segment_segment_closest(fa->p[0], da, fb->p[0], db, &s, &t);
+        *pa = cc_v3_madd(fa->p[0], da, s);
+        *pb = cc_v3_madd(fb->p[0], db, t);
+        return 1;
+    }
+    int a_point = fa->count == 1;
+    const cc_feature* other = a_point ? fb : fa;
+    cc_vec3 p = a_point ? fa->p[0] : fb->p[0], q = other->p[0];
+    if (other->count >= 2) {
+        cc_contact_plane cp = cc_contact_plane_of(p, n);
+        q = cc_feature_lift_nearest(other, &cp, 0.0f, 0.0f);
+    }
+    *pa = a_point ? p : q;
+    *pb = a_point ? q : p;
+    return 1;
+}
+
+/* Separated cores: the line between the closest points of the features
+ * supporting n is the normal at the optimum, and n <- that line's
+ * direction converges to it: at once for polytope features, fast while the
+ * gap is small against the curvature for round ones. sep is flat or
+ * creased there (a point over a long side line), so this sharpens the
+ * normal where the ascent crawls. Steps that lose separation beyond the
+ * tolerance are refused. Returns 1 when it moved *n. */
 CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol, int* evals)
 {
     int moved = 0;
     if (!(*sep > 0.0f)) return 0;
-    for (int it = 0; it < 4; ++it) {
+    for (int it = 0; it < 8; ++it) {
         cc_vec3 pa, pb;
-        cc_convex_separation(a, b, *n, &pa, &pb);
+        cc_feature fa, fb;
+        cc_convex_feature(a, *n, &fa);
+        cc_convex_feature(b, cc_v3_neg(*n), &fb);
+        if (!cc_feature_closest(&fa, &fb, *n, &pa, &pb)) break;
         cc_vec3 m = cc_v3_normalize(cc_v3_sub(pb, pa));
         /* Settled: the direction moves by less than float rounding can
          * tell (a face's normal after the polish lands here at once). */
@@ -520,6 +554,203 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     }
 }
 
+/* Whether the witness shows n short of a stationary point: at an optimum the
+ * witness points face each other along n (no offset across it) and their
+ * distance along n is n's separation. */
+CC_HD int cc_convex_unsettled(const cc_convex_result* r, cc_vec3 n, float sep, float tol)
+{
+    cc_vec3 d = cc_v3_sub(r->point_b, r->point_a);
+    float along = cc_v3_dot(d, n);
+    cc_vec3 across = cc_v3_madd(d, n, -along);
+    return cc_v3_length(across) > 100.0f * tol || fabsf(along - sep) > 10.0f * tol;
+}
+
+/* The direction of the ridge family through n at parameter t: directions
+ * square to a straight feature of one shape, along which sep is smooth
+ * while it drops at a crease on either side (a point or a round rim over a
+ * long edge, side line or segment). For a fixed line e that family is the
+ * great circle square to e: n(t) = normalize(u + t w) with u = n's part
+ * square to e and w = e x u. A cone's side lines turn with the direction,
+ * and its family is the circle of side normals: n(t) is the side normal at
+ * the azimuth normalize(rho + t tau) (rho, tau: the support azimuth and
+ * its tangent, in the cone's frame), negated when the cone is B. */
+typedef struct cc_ridge {
+    int cone;         /* 1: a cone's side normals; 0: square to a fixed line */
+    cc_vec3 u, w;     /* fixed line: the circle's two axes */
+    const cc_convex* c; /* cone: the shape and its side's slope */
+    cc_vec3 rho, tau; /* cone: azimuth and its tangent, local frame */
+    float sign;       /* cone: -1 when the cone is B (its outward normal is -n) */
+} cc_ridge;
+
+CC_HD cc_vec3 cc_ridge_direction(const cc_ridge* g, float t)
+{
+    if (!g->cone) return cc_v3_normalize(cc_v3_madd(g->u, g->w, t));
+    cc_vec3 d = cc_v3_normalize(cc_v3_madd(g->rho, g->tau, t));
+    float r = g->c->size.x, h = g->c->size.y, len = sqrtf(4.0f * h * h + r * r);
+    cc_vec3 local = cc_v3(2.0f * h * d.x / len, 2.0f * h * d.y / len, r / len);
+    return cc_v3_scale(cc_frame_vector_out(&g->c->f, local), g->sign);
+}
+
+/* The ridge through n when one supporting feature is a straight segment;
+ * 0 when neither is. */
+CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* fa, const cc_feature* fb, cc_vec3 n,
+                      cc_ridge* g)
+{
+    const cc_feature* seg = fa->count == 2 ? fa : (fb->count == 2 ? fb : (const cc_feature*)0);
+    if (!seg) return 0;
+    const cc_convex* owner = seg == fa ? a : b;
+    g->c = owner;
+    g->cone = owner->type == CC_SHAPE_CONE;
+    if (g->cone) {
+        cc_vec3 d = cc_frame_vector_in(&owner->f, seg == fa ? n : cc_v3_neg(n));
+        float rxy = sqrtf(d.x * d.x + d.y * d.y);
+        if (!(rxy > 0.0f)) return 0;
+        g->rho = cc_v3(d.x / rxy, d.y / rxy, 0.0f);
+        g->tau = cc_v3(-g->rho.y, g->rho.x, 0.0f);
+        g->sign = seg == fa ? 1.0f : -1.0f;
+        return 1;
+    }
+    cc_vec3 e = cc_v3_normalize(cc_v3_sub(seg->p[1], seg->p[0]));
+    if (!(cc_v3_length_sq(e) > 0.5f)) return 0;
+    g->u = cc_v3_normalize(cc_v3_madd(n, e, -cc_v3_dot(n, e)));
+    if (!(cc_v3_length_sq(g->u) > 0.5f)) return 0;
+    g->w = cc_v3_cross(e, g->u);
+    return 1;
+}
+
+/* Golden-section search of sep along the ridge through n: a bracket
+ * around the ridge's own point nearest n, widened while the best lies at
+ * its edge, then narrowed to the tolerance. Moves n (returns 1) when the
+ * ridge separates more. */
+#define CC_CONVEX_RIDGE_EVALS 48
+CC_HD_CALL int cc_convex_ridge_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
+                                     float* sep_io, int* evals)
+{
+    cc_feature fa, fb;
+    cc_convex_feature(a, *n_io, &fa);
+    cc_convex_feature(b, cc_v3_neg(*n_io), &fb);
+    cc_ridge g;
+    if (!cc_ridge_of(a, b, &fa, &fb, *n_io, &g)) return 0;
+    const float phi = 0.618034f;
+    float lo = -0.05f, hi = 0.05f;
+    float flo = cc_convex_separation_along(a, b, cc_ridge_direction(&g, lo));
+    float fhi = cc_convex_separation_along(a, b, cc_ridge_direction(&g, hi));
+    float f0 = cc_convex_separation_along(a, b, cc_ridge_direction(&g, 0.0f));
+    int k = 3;
+    /* Widen while an end is the best: the maximum lies beyond it. */
+    while (k < 16 && (flo > f0 || fhi > f0)) {
+        if (flo > fhi) {
+            hi = 0.0f, fhi = f0;
+            float t = lo * 3.0f;
+            lo = t < -4.0f ? -4.0f : t;
+            f0 = flo;
+            flo = cc_convex_separation_along(a, b, cc_ridge_direction(&g, lo));
+        } else {
+            lo = 0.0f, flo = f0;
+            float t = hi * 3.0f;
+            hi = t > 4.0f ? 4.0f : t;
+            f0 = fhi;
+            fhi = cc_convex_separation_along(a, b, cc_ridge_direction(&g, hi));
+        }
+        ++k;
+    }
+    float x1 = hi - phi * (hi - lo), x2 = lo + phi * (hi - lo);
+    float f1 = cc_convex_separation_along(a, b, cc_ridge_direction(&g, x1));
+    float f2 = cc_convex_separation_along(a, b, cc_ridge_direction(&g, x2));
+    k += 2;
+    float min_width = cc_maxf(tol / scale, 1.0e-7f);
+    while (k < CC_CONVEX_RIDGE_EVALS && hi - lo > min_width) {
+        if (f1 > f2) {
+            hi = x2, x2 = x1, f2 = f1;
+            x1 = hi - phi * (hi - lo);
+            f1 = cc_convex_separation_along(a, b, cc_ridge_direction(&g, x1));
+        } else {
+            lo = x1, x1 = x2, f1 = f2;
+            x2 = lo + phi * (hi - lo);
+            f2 = cc_convex_separation_along(a, b, cc_ridge_direction(&g, x2));
+        }
+        ++k;
+    }
+    *evals += k;
+    float t = f1 > f2 ? x1 : x2, ft = f1 > f2 ? f1 : f2;
+    if (!(ft > *sep_io + 0.1f * tol)) return 0;
+    *n_io = cc_ridge_direction(&g, t);
+    *sep_io = ft;
+    return 1;
+}
+
+/* A derivative-free climb of sep on the sphere, for the rare pair the
+ * ascent leaves unsettled: a long side line against a point curving away
+ * from it, where sep has a narrow creased valley and every gradient step
+ * overshoots across it. Eight tangent directions at the current step
+ * angle, the pattern turned by an irrational angle after each failure, the
+ * step grown after a success and cut after two failures, down to the
+ * tolerance. */
+#define CC_CONVEX_PATTERN_STEPS 256
+/* The pattern's turn after a failure, 0.4854 rad: cosine and sine. */
+#define CC_CONVEX_PATTERN_TURN_COS 0.884498f
+#define CC_CONVEX_PATTERN_TURN_SIN 0.466545f
+
+CC_HD_CALL void cc_convex_pattern_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
+                                        float* sep_io, int* evals)
+{
+    cc_vec3 n = *n_io;
+    float sep = *sep_io, step = 0.05f;
+    float cp = 1.0f, sp = 0.0f; /* the pattern's turn */
+    float min_step = cc_maxf(tol / scale, 1.0e-7f);
+    int fails = 0;
+    for (int it = 0; it < CC_CONVEX_PATTERN_STEPS && step > min_step; ++it) {
+        cc_vec3 u0 = cc_v3_any_perpendicular(n), v0 = cc_v3_cross(n, u0);
+        cc_vec3 u = cc_v3_add(cc_v3_scale(u0, cp), cc_v3_scale(v0, sp)), v = cc_v3_cross(n, u);
+        cc_vec3 best_n = n;
+        float best = sep;
+        for (int k = 0; k < 8; ++k) {
+            float ck, sk;
+            cc_feature_disk_dir(k, &ck, &sk);
+            cc_vec3 dir = cc_v3_add(cc_v3_scale(u, ck), cc_v3_scale(v, sk));
+            cc_vec3 cand = cc_v3_normalize(cc_v3_madd(n, dir, step));
+            float sc = cc_convex_separation_along(a, b, cand);
+            (*evals)++;
+            if (sc > best) {
+                best = sc;
+                best_n = cand;
+            }
+        }
+        if (best > sep + 0.01f * tol) {
+            n = best_n;
+            sep = best;
+            fails = 0;
+            step = cc_minf(step * 1.5f, 0.2f);
+        } else {
+            float c = cp * CC_CONVEX_PATTERN_TURN_COS - sp * CC_CONVEX_PATTERN_TURN_SIN;
+            sp = sp * CC_CONVEX_PATTERN_TURN_COS + cp * CC_CONVEX_PATTERN_TURN_SIN;
+            cp = c;
+            if (++fails >= 2) {
+                step *= 0.25f;
+                fails = 0;
+            }
+        }
+    }
+    *n_io = n;
+    *sep_io = sep;
+}
+
+/* Settles an unsettled answer (cc_convex_unsettled): first along the ridge
+ * of a straight feature, then by the pattern climb; each followed by the
+ * polish and a new witness in r. */
+CC_HD void cc_convex_settle(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
+                            cc_convex_result* r)
+{
+    for (int stage = 0; stage < 2 && cc_convex_unsettled(r, *n, *sep, tol); ++stage) {
+        if (stage == 0) cc_convex_ridge_climb(a, b, scale, tol, n, sep, &r->iterations);
+        else cc_convex_pattern_climb(a, b, scale, tol, n, sep, &r->iterations);
+        cc_convex_polish(a, b, n, sep, tol, &r->feature_a, &r->feature_b);
+        r->point_a = cc_support(a, *n);
+        r->point_b = cc_support(b, cc_v3_neg(*n));
+        cc_convex_witness(a, b, *n, r, &r->point_a, &r->point_b);
+    }
+}
+
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
@@ -561,10 +792,12 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         pa = g.point_a;
         pb = g.point_b;
         cc_convex_witness(a, b, n, r, &pa, &pb);
-        r->distance = sep;
-        r->normal = n;
         r->point_a = pa;
         r->point_b = pb;
+        cc_convex_settle(a, b, scale, tol, &n, &sep, r);
+        if (sep > limit) return 0;
+        r->distance = sep;
+        r->normal = n;
         r->path = CC_CONVEX_PATH_GJK;
         return 1;
     }
@@ -699,10 +932,12 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     pa = cc_support(a, n);
     pb = cc_support(b, cc_v3_neg(n));
     cc_convex_witness(a, b, n, r, &pa, &pb);
-    r->distance = sep;
-    r->normal = n;
     r->point_a = pa;
     r->point_b = pb;
+    cc_convex_settle(a, b, scale, tol, &n, &sep, r);
+    if (sep > limit) return 0;
+    r->distance = sep;
+    r->normal = n;
     return 1;
 }
 

@@ -355,6 +355,48 @@ inline double pair_tolerance(const Pair& p)
     return 1e-4 * std::min(ea, eb) + 8.0 * 1.1920929e-7 * coords;
 }
 
+// Edges of a polytope core (box or hull) in world coordinates, as
+// directions; false for other types.
+inline bool polytope_edges(const Shape& s, std::vector<V>* edges, std::vector<V>* normals)
+{
+    convref::Shape c = core_of(s);
+    if (s.type == CC_SHAPE_BOX) {
+        for (int k = 0; k < 3; ++k) edges->push_back(c.pose.col[k]), normals->push_back(c.pose.col[k]);
+        return true;
+    }
+    if (s.type != CC_SHAPE_CONVEX_HULL) return false;
+    std::vector<Plane> planes = hull_planes(c.points);
+    for (const Plane& q : planes) normals->push_back(convref::to_world_dir(c.pose, q.n));
+    // Edges: pairs of hull points on two common faces.
+    double scale = 0;
+    for (const V& p : c.points) scale = std::max(scale, convref::norm(p));
+    for (size_t i = 0; i < c.points.size(); ++i)
+        for (size_t j = i + 1; j < c.points.size(); ++j) {
+            int faces = 0;
+            for (const Plane& q : planes)
+                faces += std::fabs(convref::dot(q.n, c.points[i]) - q.offset) <= 1e-9 * scale &&
+                         std::fabs(convref::dot(q.n, c.points[j]) - q.offset) <= 1e-9 * scale;
+            if (faces >= 2) edges->push_back(convref::to_world_dir(c.pose, convref::unit(c.points[j] - c.points[i])));
+        }
+    return true;
+}
+
+// Candidate axes of two polytopes: both shapes' face normals (both signs)
+// and every cross product of an edge of each.
+inline bool polytope_axes(const Shape& a, const Shape& b, std::vector<V>* axes)
+{
+    std::vector<V> ea, na, eb, nb;
+    if (!polytope_edges(a, &ea, &na) || !polytope_edges(b, &eb, &nb)) return false;
+    for (const std::vector<V>* list : {&na, &nb})
+        for (const V& n : *list) axes->push_back(n), axes->push_back(-n);
+    for (const V& x : ea)
+        for (const V& y : eb) {
+            V c = convref::cross(x, y);
+            if (convref::norm(c) > 1e-9) axes->push_back(convref::unit(c)), axes->push_back(-convref::unit(c));
+        }
+    return true;
+}
+
 // Reference signed core distance and its normal (A -> B). Planes are
 // half-spaces below z in their frame: sep(n) is only finite along the
 // plane's normal, so their distance is that direction's separation. Finite
@@ -414,6 +456,14 @@ inline Reference reference(const Pair& p)
         if (m.value > best.value) best = m;
     }
     best = convref::polish(a, b, best);
+    // Two polytopes: the separating-axis theorem makes the maximum exact
+    // over their face normals and the cross products of their edges.
+    std::vector<V> axes;
+    if (polytope_axes(p.a, p.b, &axes))
+        for (const V& n : axes) {
+            double s = convref::sep(a, b, n);
+            if (s > best.value) best = {n, s};
+        }
     ref.distance = best.value;
     ref.normal = best.n;
     return ref;
@@ -421,15 +471,24 @@ inline Reference reference(const Pair& p)
 
 inline void place_b(Pair& p, V c) { p.b.pose.p = {(float)c.x, (float)c.y, (float)c.z}; }
 
+// The largest ratio of the two shapes' sizes a pair is drawn with (the
+// sizes themselves span six orders of magnitude).
+inline double& max_size_ratio()
+{
+    static double ratio = 1e3;
+    return ratio;
+}
+
 // A random pair of types (ta, tb) posed in class `pose_class`.
 inline Pair random_pair(Random& r, cc_shape_type ta, cc_shape_type tb, int pose_class)
 {
     Pair p;
     p.pose_class = pose_class;
     double scale_a = r.log_uniform(1e-3, 1e3);
-    // Sizes of the two shapes differ by up to three orders either way.
-    double scale_b = scale_a * r.log_uniform(1e-3, 1e3);
-    if (r.chance(0.5)) scale_b = scale_a * r.log_uniform(0.3, 3.0);
+    // Sizes of the two shapes differ by up to max_size_ratio either way.
+    double ratio = max_size_ratio();
+    double scale_b = scale_a * r.log_uniform(1.0 / ratio, ratio);
+    if (r.chance(0.5)) scale_b = scale_a * r.log_uniform(std::max(0.3, 1.0 / ratio), std::min(3.0, ratio));
     p.a = random_shape(r, ta, scale_a);
     p.b = random_shape(r, tb, scale_b);
     p.a.pose.p = {(float)r.uniform(-2, 2) * (float)scale_a, (float)r.uniform(-2, 2) * (float)scale_a,
@@ -643,7 +702,10 @@ inline std::vector<Finding> score(const Pair& p, const std::vector<cc_contact>& 
     }
     convref::Shape ca = core_of(p.a), cb = core_of(p.b);
     CoreDistance da(p.a), db(p.b);
-    double lb = ref.distance; // the reference maximum is a lower bound of D (planes: exact along the normal)
+    // The reference maximum is a lower bound of D (planes: exact along the
+    // normal), and so is the separation along the contact's own normal.
+    double lb = ref.distance;
+    if (!plane) lb = std::max(lb, convref::sep(ca, cb, convref::unit(to_v(cs[0].normal))));
     double cmin = 1e300;
     for (const cc_contact& c : cs) {
         const float* v = &c.point0.x;
@@ -674,8 +736,8 @@ inline std::vector<Finding> score(const Pair& p, const std::vector<cc_contact>& 
         double s = convref::sep(ca, cb, nrm);
         if (s < cmin - tol) add(kCertify, cmin - tol - s, "sep(normal) " + std::to_string(s) + " < " + std::to_string(cmin));
     }
-    if (!ref.finite_plane && cmin > ref.distance + tol)
-        add(kShallow, cmin - ref.distance - tol, "core " + std::to_string(cmin) + " > D " + std::to_string(ref.distance));
+    if (!ref.finite_plane && cmin > lb + tol)
+        add(kShallow, cmin - lb - tol, "core " + std::to_string(cmin) + " > D " + std::to_string(lb));
     if (contact_distance > gap + tol && cmin - thick > gap + tol)
         add(kBeyond, contact_distance - gap - tol, "true d " + std::to_string(contact_distance));
     return f;

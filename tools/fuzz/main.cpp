@@ -31,6 +31,7 @@ int main(int argc, char** argv)
         else if (a == "--seed") seed = std::strtoull(v, nullptr, 10), ++i;
         else if (a == "--device") dev = std::strcmp(v, "cpu") ? cc_device_cuda(0) : cc_device_cpu(), ++i;
         else if (a == "--examples") examples = 1;
+        else if (a == "--max-ratio") ccfuzz::max_size_ratio() = std::atof(v), ++i;
         else if (a == "--route") {
             std::string r = v;
             size_t dash = r.find('-');
@@ -43,7 +44,8 @@ int main(int argc, char** argv)
             if (only_a > only_b) std::swap(only_a, only_b);
             ++i;
         } else if (a == "--help" || a == "-h") {
-            std::printf("usage: cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--examples]\n");
+            std::printf("usage: cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--max-ratio R]\n"
+                        "                      [--examples]\n");
             return 0;
         } else {
             std::fprintf(stderr, "cucontact-fuzz: unknown argument '%s' (see --help)\n", argv[i]);
