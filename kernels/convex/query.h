@@ -554,15 +554,22 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     }
 }
 
-/* Whether the witness shows n short of a stationary point: at an optimum the
- * witness points face each other along n (no offset across it) and their
- * distance along n is n's separation. */
-CC_HD int cc_convex_unsettled(const cc_convex_result* r, cc_vec3 n, float sep, float tol)
+/* Whether the witness shows n measurably short of its optimum. At an
+ * optimum the witness points face each other along n and their distance
+ * along n is n's separation; what a better normal could gain is about the
+ * difference of the two distances plus, for points that miss each other by
+ * an offset across n, that offset squared over twice the curvature radius
+ * (at least the smaller shape's extent: a conservative guess). Two faces
+ * are left to the polish, which makes their normal exact. */
+CC_HD int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const cc_convex_result* r, cc_vec3 n, float sep,
+                              float tol)
 {
+    if (r->feature_a.count >= 3 && r->feature_b.count >= 3) return 0;
     cc_vec3 d = cc_v3_sub(r->point_b, r->point_a);
     float along = cc_v3_dot(d, n);
-    cc_vec3 across = cc_v3_madd(d, n, -along);
-    return cc_v3_length(across) > 100.0f * tol || fabsf(along - sep) > 10.0f * tol;
+    float across2 = cc_v3_length_sq(cc_v3_madd(d, n, -along));
+    float radius = cc_maxf(cc_minf(a->extent, b->extent), tol);
+    return fabsf(along - sep) + 0.5f * across2 / radius > 10.0f * tol;
 }
 
 /* The direction of the ridge family through n at parameter t: directions
@@ -741,7 +748,7 @@ CC_HD_CALL void cc_convex_pattern_climb(const cc_convex* a, const cc_convex* b, 
 CC_HD void cc_convex_settle(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
                             cc_convex_result* r)
 {
-    for (int stage = 0; stage < 2 && cc_convex_unsettled(r, *n, *sep, tol); ++stage) {
+    for (int stage = 0; stage < 2 && cc_convex_unsettled(a, b, r, *n, *sep, tol); ++stage) {
         if (stage == 0) cc_convex_ridge_climb(a, b, scale, tol, n, sep, &r->iterations);
         else cc_convex_pattern_climb(a, b, scale, tol, n, sep, &r->iterations);
         cc_convex_polish(a, b, n, sep, tol, &r->feature_a, &r->feature_b);

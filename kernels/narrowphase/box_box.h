@@ -121,7 +121,10 @@ CC_HD void cc_bb_pair_init(const cc_geom* a, const cc_geom* b, cc_bb_pair* bp)
     bp->hb[1] = b->size.y;
     bp->hb[2] = b->size.z;
     cc_vec3 d = cc_v3_sub(bp->pb, bp->pa);
-    float scale = 0.0f;
+    /* The length scale is the same, bit for bit, with the boxes swapped
+     * (ha + hb and |d| are), so every tolerance-guarded choice below is
+     * too; sqrt(3) |d| bounds the sum of |d| along either box's axes. */
+    float scale = 1.7320508f * sqrtf(cc_v3_dot(d, d));
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
             bp->r[i][j] = cc_v3_dot(bp->ax[i], bp->bx[j]);
@@ -129,7 +132,7 @@ CC_HD void cc_bb_pair_init(const cc_geom* a, const cc_geom* b, cc_bb_pair* bp)
         }
         bp->ta[i] = cc_v3_dot(bp->ax[i], d);
         bp->tb[i] = cc_v3_dot(bp->bx[i], d);
-        scale += bp->ha[i] + bp->hb[i] + fabsf(bp->ta[i]);
+        scale += bp->ha[i] + bp->hb[i];
     }
     bp->tol = CC_BB_LINEAR_TOL * scale;
 }
@@ -546,8 +549,13 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
             const cc_vec3* fa = clip.ref_is_b ? bp.bx : bp.ax;
             float slack = bp.tol;
             int shallow = -se <= CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol;
+            /* ... and only while the box lies nearly flat on the face: its
+             * part beyond the face's rim dips below the face's plane by at
+             * most half the shallow depth (a long box tilted a degree over
+             * a face touches at one corner, with that corner's normal). */
+            float dip = dface - sf;
             if (shallow && fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
-                dface <= se + bp.tol) {
+                dface <= se + bp.tol && dip <= 0.5f * CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol) {
                 cc_bb_face_commit(&bp, &clip, threshold, m);
             } else {
                 m->normal = ne;
@@ -558,11 +566,16 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
     }
     if (smax > 0.0f) {
         /* Separated, and neither route reached the SAT bound: the closest
-         * features involve a vertex. Keep the face manifold when it is as
-         * close as the closest vertex pair (it has more points). */
+         * features involve a vertex. Keep the face manifold (it has more
+         * points) only when it is as close as the closest vertex pair and
+         * the box lies nearly flat on the face (as above): a long box
+         * tilted a degree over a face has its nearest corner at the vertex
+         * pair's distance while its far end dips below the face's plane,
+         * and the face normal would not be the contact's. */
         cc_vec3 va, vb, nv;
         float dv = cc_bb_closest_vertex(&bp, &va, &vb, &nv);
-        if (dv > CC_EPSILON_LENGTH && dv < dface - bp.tol) {
+        if (dv > CC_EPSILON_LENGTH &&
+            (dv < dface - bp.tol || dface - sf > 0.5f * CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol)) {
             m->normal = nv;
             cc_manifold_add(m, cc_v3_scale(cc_v3_add(va, vb), 0.5f), dv, threshold);
             return;

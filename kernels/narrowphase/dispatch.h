@@ -122,8 +122,9 @@ CC_HD void cc_narrowphase_class_thread(int i, const cc_model_view* m, const cc_p
     if (route_class != CC_ROUTE_CLASS_ANY && cc_route_class(route) != route_class) return;
     if (geo_a.type != CC_SHAPE_CONVEX_HULL) ga.hull = cc_hull_ref_none();
     if (geo_b.type != CC_SHAPE_CONVEX_HULL) gb.hull = cc_hull_ref_none();
-    /* Two shapes of one type: computed in a fixed order, mirrored back. */
-    int mirror = geo_a.type == geo_b.type && cc_geom_precedes(&gb, &ga);
+    /* Two shapes of one type: computed in a fixed order, mirrored back
+     * (sphere pairs are antisymmetric by construction and skip it). */
+    int mirror = geo_a.type == geo_b.type && geo_a.type != CC_SHAPE_SPHERE && cc_geom_precedes(&gb, &ga);
     const cc_geom* first = mirror ? &gb : &ga;
     const cc_geom* second = mirror ? &ga : &gb;
     float threshold = cc_core_threshold(a, b);

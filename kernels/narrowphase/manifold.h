@@ -72,16 +72,17 @@ CC_HD void cc_manifold_add_pair(cc_manifold* m, cc_vec3 pa, cc_vec3 pb, float th
     cc_manifold_add_points(m, pa, pb, cc_v3_dot(cc_v3_sub(pb, pa), m->normal), threshold);
 }
 
-/* Whether geometry a comes before b in a fixed order of sizes, then
- * poses, then hulls. Pairs of one type are computed in this order and
+/* Whether geometry a comes before b in a fixed order of positions, then
+ * orientations, sizes and hulls (two shapes at different places differ in
+ * the first comparison). Pairs of one type are computed in this order and
  * mirrored back, so that a pair's contacts never depend on which of its
  * shapes came first. */
 CC_HD int cc_geom_precedes(const cc_geom* a, const cc_geom* b)
 {
-    const float x[10] = {a->size.x, a->size.y, a->size.z, a->xf.p.x, a->xf.p.y, a->xf.p.z,
-                         a->xf.q.x, a->xf.q.y, a->xf.q.z, a->xf.q.w};
-    const float y[10] = {b->size.x, b->size.y, b->size.z, b->xf.p.x, b->xf.p.y, b->xf.p.z,
-                         b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w};
+    const float x[10] = {a->xf.p.x, a->xf.p.y, a->xf.p.z, a->xf.q.x, a->xf.q.y, a->xf.q.z, a->xf.q.w,
+                         a->size.x, a->size.y, a->size.z};
+    const float y[10] = {b->xf.p.x, b->xf.p.y, b->xf.p.z, b->xf.q.x, b->xf.q.y, b->xf.q.z, b->xf.q.w,
+                         b->size.x, b->size.y, b->size.z};
     for (int i = 0; i < 10; ++i)
         if (x[i] != y[i]) return x[i] < y[i];
     return a->hull.vertices < b->hull.vertices;

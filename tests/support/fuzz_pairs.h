@@ -17,8 +17,8 @@
 //   nan        a non-finite distance, point or normal;
 //   normal     a normal whose length differs from 1 by more than 1e-5;
 //   deep       a contact deeper than any direction allows: c < LB - tol;
-//   certify    the contact's own normal separates less than its distance
-//              claims: sep(normal) < c_min - tol (a tilted normal);
+//   certify    a one- or two-point contact's normal separates less than
+//              its distance claims: sep(normal) < c_min - tol (tilted);
 //   shallow    the deepest contact is shallower than the pair's signed
 //              distance: c_min > D + tol;
 //   off        a core point farther than tol from its core's boundary;
@@ -729,9 +729,12 @@ inline std::vector<Finding> score(const Pair& p, const std::vector<cc_contact>& 
         if (off0 > tol) add(kOff, off0 - tol, "point on a off by " + std::to_string(off0));
         if (off1 > tol) add(kOff, off1 - tol, "point on b off by " + std::to_string(off1));
     }
-    if (!plane) {
-        // The contact's normal must separate the cores by its deepest
-        // point's distance: otherwise the depth is not that of the normal.
+    if (!plane && n <= 2) {
+        // A one- or two-point contact's normal must separate the cores by
+        // its deepest point's distance: otherwise it is tilted. (A face
+        // manifold's normal is its reference face's, exact at its points
+        // even where the other shape dips below that plane beyond the
+        // face's rim.)
         V nrm = convref::unit(to_v(cs[0].normal));
         double s = convref::sep(ca, cb, nrm);
         if (s < cmin - tol) add(kCertify, cmin - tol - s, "sep(normal) " + std::to_string(s) + " < " + std::to_string(cmin));
