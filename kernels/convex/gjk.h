@@ -39,7 +39,8 @@ typedef struct cc_simplex {
 typedef struct cc_gjk_result {
     int status;
     float distance;   /* >= 0 [m] */
-    cc_vec3 normal;   /* unit, A -> B */
+    cc_vec3 normal;   /* unit, A -> B; with CC_GJK_OVERLAP the last search
+                       * direction when the cores came within `touch`, else zero */
     cc_vec3 point_a;  /* closest point of A's core, pair coordinates */
     cc_vec3 point_b;  /* closest point of B's core (shift included) */
     int iterations;
@@ -223,11 +224,17 @@ CC_HD_CALL void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, 
      * previous simplex. */
     cc_vec3 pa = s.v[0].a;
     r->status = CC_GJK_OVERLAP;
+    r->normal = cc_v3(0.0f, 0.0f, 0.0f);
     r->iterations = 0;
     for (int it = 0; it < CC_GJK_MAX_ITERATIONS; ++it) {
         r->iterations = it + 1;
         float vlen = sqrtf(vv);
-        if (!(vlen > touch)) return; /* closer than `touch`: the caller's overlap path */
+        if (!(vlen > touch)) { /* closer than `touch`: the caller's overlap path */
+            /* Touching within `touch`, v still points across the gap: the
+             * overlap path's fallback where its own test rounds the other way. */
+            if (vlen > 0.0f) r->normal = cc_v3_scale(v, 1.0f / vlen);
+            return;
+        }
         cc_simplex_vertex w = cc_simplex_support(a, b, b_shift, cc_v3_neg(v));
         float vw = cc_v3_dot(v, w.w);
         if (vw > limit * vlen) {
@@ -251,7 +258,10 @@ CC_HD_CALL void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, 
         for (int i = 0; i < s.count; ++i) pa = cc_v3_madd(pa, s.v[i].a, s.bary[i]);
     }
     float dist = sqrtf(vv);
-    if (!(dist > touch)) return;
+    if (!(dist > touch)) {
+        if (dist > 0.0f) r->normal = cc_v3_scale(v, 1.0f / dist);
+        return;
+    }
     r->status = CC_GJK_SEPARATED;
     r->distance = dist;
     r->normal = cc_v3_scale(v, 1.0f / dist);

@@ -34,7 +34,10 @@
  * floor rounding sets: 4 float ulps of the pair's coordinates. */
 #define CC_CONVEX_TOLERANCE 1.0e-6f
 #define CC_CONVEX_ROUNDING 4.8e-7f
-/* GJK's own accuracy: loose, the climb after it makes the answer exact. */
+/* GJK's own accuracy, relative to the smaller shape: loose, the climb
+ * after it makes the answer exact, but fine enough that the climb starts
+ * near the answer for the small shape (a normal good to the large one's
+ * size can be degrees off at a face of it). */
 #define CC_CONVEX_GJK_TOLERANCE 1.0e-4f
 /* Portal convergence of MPR, relative to the pair's size: loose, since the
  * ascent corrects the direction and the depth follows from it. */
@@ -421,6 +424,44 @@ CC_HD_CALL int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, 
     return 1;
 }
 
+/* Two polygon features that do not face each other along n (nearly
+ * parallel faces a hair apart, whose face normals each miss the other's
+ * support set): the optimum is the direction square to an edge of each,
+ * which no iterative direction resolves at a small distance (float support
+ * points give it to their rounding over the distance). Tries every pair of
+ * polygon edges with up to CC_CONVEX_EDGE_PAIR_SIDES sides each; moves n
+ * (returns 1) when one separates more. */
+#define CC_CONVEX_EDGE_PAIR_SIDES 8
+CC_HD_CALL int cc_convex_edge_pairs(const cc_convex* a, const cc_convex* b, const cc_feature* fa, const cc_feature* fb,
+                                    float tol, cc_vec3* n, float* sep, int* evals)
+{
+    if (fa->count < 3 || fb->count < 3 || fa->count > CC_CONVEX_EDGE_PAIR_SIDES || fb->count > CC_CONVEX_EDGE_PAIR_SIDES)
+        return 0;
+    cc_vec3 best_n = *n;
+    float best = *sep;
+    for (int i = 0; i < fa->count; ++i) {
+        cc_vec3 ea = cc_v3_sub(fa->p[i + 1 == fa->count ? 0 : i + 1], fa->p[i]);
+        for (int j = 0; j < fb->count; ++j) {
+            cc_vec3 eb = cc_v3_sub(fb->p[j + 1 == fb->count ? 0 : j + 1], fb->p[j]);
+            cc_vec3 c = cc_v3_normalize(cc_v3_cross(ea, eb));
+            float cn = cc_v3_dot(c, *n);
+            if (cn < 0.0f) c = cc_v3_neg(c), cn = -cn;
+            /* Only directions near n: the features were chosen for it. */
+            if (!(cn > CC_FEATURE_COS)) continue;
+            float sc = cc_convex_separation_along(a, b, c);
+            (*evals)++;
+            if (sc > best) {
+                best = sc;
+                best_n = c;
+            }
+        }
+    }
+    if (!(best > *sep + 0.1f * tol)) return 0;
+    *n = best_n;
+    *sep = best;
+    return 1;
+}
+
 /* Local search from *n: exact feature directions, then the ascent unless
  * that direction is already stationary. Returns 1 when it ends polished
  * (fa and fb then hold the features along the final *n and polishing
@@ -432,6 +473,10 @@ CC_HD int cc_convex_climb(const cc_convex* a, const cc_convex* b, float scale, f
     /* A face or edge direction whose support sets face each other is the
      * optimum already (resting polytopes end here). */
     if (cc_convex_stationary(fa, fb, *n, 10.0f * tol)) return polished;
+    if (cc_convex_edge_pairs(a, b, fa, fb, tol, n, sep, evaluations)) {
+        polished = cc_convex_polish(a, b, n, sep, tol, fa, fb);
+        if (cc_convex_stationary(fa, fb, *n, 10.0f * tol)) return polished;
+    }
     cc_convex_rim_jump(a, b, tol, n, sep, evaluations);
     cc_convex_ascend(a, b, scale, tol, n, sep, evaluations);
     return 0;
@@ -554,24 +599,6 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     }
 }
 
-/* Whether the witness shows n measurably short of its optimum. At an
- * optimum the witness points face each other along n and their distance
- * along n is n's separation; what a better normal could gain is about the
- * difference of the two distances plus, for points that miss each other by
- * an offset across n, that offset squared over twice the curvature radius
- * (at least the smaller shape's extent: a conservative guess). Two faces
- * are left to the polish, which makes their normal exact. */
-CC_HD int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const cc_convex_result* r, cc_vec3 n, float sep,
-                              float tol)
-{
-    if (r->feature_a.count >= 3 && r->feature_b.count >= 3) return 0;
-    cc_vec3 d = cc_v3_sub(r->point_b, r->point_a);
-    float along = cc_v3_dot(d, n);
-    float across2 = cc_v3_length_sq(cc_v3_madd(d, n, -along));
-    float radius = cc_maxf(cc_minf(a->extent, b->extent), tol);
-    return fabsf(along - sep) + 0.5f * across2 / radius > 10.0f * tol;
-}
-
 /* The direction of the ridge family through n at parameter t: directions
  * square to a straight feature of one shape, along which sep is smooth
  * while it drops at a crease on either side (a point or a round rim over a
@@ -598,16 +625,51 @@ CC_HD cc_vec3 cc_ridge_direction(const cc_ridge* g, float t)
     return cc_v3_scale(cc_frame_vector_out(&g->c->f, local), g->sign);
 }
 
-/* The ridge through n when one supporting feature is a straight segment;
- * 0 when neither is. */
+/* The ridge through n when one supporting feature is a straight segment,
+ * or a polygon beside whose edge the other shape's single support point
+ * lies (seen along n: the point is past the face's rim, and the edge's
+ * ridge turns about it); 0 otherwise. */
 CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* fa, const cc_feature* fb, cc_vec3 n,
                       cc_ridge* g)
 {
     const cc_feature* seg = fa->count == 2 ? fa : (fb->count == 2 ? fb : (const cc_feature*)0);
-    if (!seg) return 0;
+    cc_vec3 e0, e1;
+    if (seg) {
+        e0 = seg->p[0];
+        e1 = seg->p[1];
+    } else {
+        const cc_feature* poly = fa->count >= 3 && fb->count == 1 ? fa : (fb->count >= 3 && fa->count == 1 ? fb : 0);
+        if (!poly) return 0;
+        cc_contact_plane cp = cc_contact_plane_of(poly->p[0], n);
+        float pu, pv;
+        cc_plane_project(&cp, (poly == fa ? fb : fa)->p[0], &pu, &pv);
+        float pu_[CC_FEATURE_MAX], pv_[CC_FEATURE_MAX], area = 0.0f;
+        for (int i = 0; i < poly->count; ++i) cc_plane_project(&cp, poly->p[i], &pu_[i], &pv_[i]);
+        for (int i = 0; i < poly->count; ++i) {
+            int j = i + 1 == poly->count ? 0 : i + 1;
+            area += cc_cross2(pu_[i], pv_[i], pu_[j], pv_[j]);
+        }
+        float orient = area < 0.0f ? -1.0f : 1.0f; /* B's face winds the other way about n */
+        float best = 0.0f;
+        int edge = -1;
+        for (int i = 0; i < poly->count; ++i) {
+            int j = i + 1 == poly->count ? 0 : i + 1;
+            float u0 = pu_[i], v0 = pv_[i], u1 = pu_[j], v1 = pv_[j];
+            float side = orient * cc_cross2(u1 - u0, v1 - v0, pu - u0, pv - v0); /* < 0: outside this edge */
+            float dist = cc_point_segment_distance2(pu, pv, u0, v0, u1, v1);
+            if (side < 0.0f && (edge < 0 || dist < best)) {
+                best = dist;
+                edge = i;
+            }
+        }
+        if (edge < 0) return 0; /* over the face: its normal is the answer */
+        seg = poly;
+        e0 = poly->p[edge];
+        e1 = poly->p[edge + 1 == poly->count ? 0 : edge + 1];
+    }
     const cc_convex* owner = seg == fa ? a : b;
     g->c = owner;
-    g->cone = owner->type == CC_SHAPE_CONE;
+    g->cone = owner->type == CC_SHAPE_CONE && seg->count == 2;
     if (g->cone) {
         cc_vec3 d = cc_frame_vector_in(&owner->f, seg == fa ? n : cc_v3_neg(n));
         float rxy = sqrtf(d.x * d.x + d.y * d.y);
@@ -617,12 +679,52 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
         g->sign = seg == fa ? 1.0f : -1.0f;
         return 1;
     }
-    cc_vec3 e = cc_v3_normalize(cc_v3_sub(seg->p[1], seg->p[0]));
+    cc_vec3 e = cc_v3_normalize(cc_v3_sub(e1, e0));
     if (!(cc_v3_length_sq(e) > 0.5f)) return 0;
     g->u = cc_v3_normalize(cc_v3_madd(n, e, -cc_v3_dot(n, e)));
     if (!(cc_v3_length_sq(g->u) > 0.5f)) return 0;
     g->w = cc_v3_cross(e, g->u);
     return 1;
+}
+
+/* Whether the witness shows n measurably short of its optimum. At an
+ * optimum the witness points face each other along n and their distance
+ * along n is n's separation; what a better normal could gain is about the
+ * difference of the two distances plus a term for points that miss each
+ * other by an offset across n. Two single points on smooth surfaces gain
+ * that offset squared over twice the curvature radius (at least the
+ * smaller shape's extent: a conservative guess). A point beside a straight
+ * feature (an edge, a side line) gains the offset times the turn towards
+ * it, as far as the point's normal cone reaches: wide at a corner or a
+ * rim, nil where the point is the rim of a face that turns away. One probe
+ * of that turn (sized to gain 20 tolerances) tells which. Two faces are
+ * left to the polish, which makes their normal exact. */
+CC_HD int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const cc_convex_result* r, cc_vec3 n, float sep,
+                              float tol)
+{
+    int ca = r->feature_a.count, cb = r->feature_b.count;
+    if (ca >= 3 && cb >= 3) return 0;
+    cc_vec3 d = cc_v3_sub(r->point_b, r->point_a);
+    float along = cc_v3_dot(d, n);
+    if (fabsf(along - sep) > 10.0f * tol) return 1;
+    cc_vec3 across = cc_v3_madd(d, n, -along);
+    float across2 = cc_v3_length_sq(across);
+    if (ca == 1 && cb == 1) {
+        float radius = cc_maxf(cc_minf(a->extent, b->extent), tol);
+        return fabsf(along - sep) + 0.5f * across2 / radius > 10.0f * tol;
+    }
+    float offset = sqrtf(across2);
+    if (!(offset > 10.0f * tol)) return 0;
+    float turn = cc_minf(20.0f * tol / offset, 0.1f);
+    /* The turn along the ridge either way, and straight towards the offset
+     * (a point past the end of a segment turns towards that end). */
+    cc_ridge g;
+    if (cc_ridge_of(a, b, &r->feature_a, &r->feature_b, n, &g) &&
+        (cc_convex_separation_along(a, b, cc_ridge_direction(&g, turn)) > sep + 2.0f * tol ||
+         cc_convex_separation_along(a, b, cc_ridge_direction(&g, -turn)) > sep + 2.0f * tol))
+        return 1;
+    cc_vec3 probe = cc_v3_normalize(cc_v3_madd(n, across, turn / offset));
+    return cc_convex_separation_along(a, b, probe) > sep + 2.0f * tol;
 }
 
 /* Golden-section search of sep along the ridge through n: a bracket
@@ -775,7 +877,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     }
     cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
     cc_gjk_result g;
-    cc_gjk(a, b, zero, zero, limit, skin, CC_CONVEX_GJK_TOLERANCE * scale, &g);
+    cc_gjk(a, b, zero, zero, limit, skin, cc_maxf(CC_CONVEX_GJK_TOLERANCE * cc_minf(a->extent, b->extent), tol), &g);
     r->iterations = g.iterations;
     if (g.status == CC_GJK_BEYOND) return 0;
     /* GJK's distance is an upper bound; only the separation along its
@@ -783,6 +885,23 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
      * A long thin core can stall GJK with the origin inside D (a point in a
      * needle of a cone): without the proof, the overlap path. */
     float gjk_sep = g.status == CC_GJK_SEPARATED ? cc_convex_separation_along(a, b, g.normal) : 0.0f;
+    if (g.status == CC_GJK_SEPARATED && g.distance > skin && !(gjk_sep > skin)) {
+        /* Apart, but GJK's coarse stop left a normal that does not show it
+         * (a small shape near a large one's corner: the stop is relative to
+         * both sizes). Refined to the query's tolerance from where it
+         * stopped; a climb from the coarse normal can stall on a crease. */
+        cc_gjk_result fine;
+        cc_gjk(a, b, zero, g.normal, limit, skin, tol, &fine);
+        r->iterations += fine.iterations;
+        if (fine.status == CC_GJK_BEYOND) return 0;
+        if (fine.status == CC_GJK_SEPARATED) {
+            float fine_sep = cc_convex_separation_along(a, b, fine.normal);
+            if (fine_sep > gjk_sep) {
+                g = fine;
+                gjk_sep = fine_sep;
+            }
+        }
+    }
     if (g.status == CC_GJK_SEPARATED && gjk_sep > limit) return 0;
     if (g.status == CC_GJK_SEPARATED && g.distance > skin && gjk_sep > skin) {
         /* GJK stops early on curved shapes; the climb makes it exact. */
@@ -812,7 +931,13 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     cc_mpr(a, b, skin, CC_CONVEX_MPR_TOLERANCE * scale, &m);
     r->iterations += m.iterations;
     r->path = CC_CONVEX_PATH_MPR;
-    cc_vec3 n = m.hit ? m.normal : (g.status == CC_GJK_SEPARATED ? g.normal : cc_v3(0.0f, 0.0f, 1.0f));
+    /* MPR misses when the cores are apart by about the skin (GJK, rounding
+     * the other way, stopped within it): GJK's direction then, or the
+     * centres' offset, never an arbitrary axis (a climb from a poor start
+     * ends on a poor local optimum of two polytopes). */
+    cc_vec3 n = m.hit ? m.normal : g.normal;
+    if (!(cc_v3_length_sq(n) > 0.5f)) n = cc_v3_normalize(cc_v3_sub(cc_convex_center(b), cc_convex_center(a)));
+    if (!(cc_v3_length_sq(n) > 0.5f)) n = cc_v3(0.0f, 0.0f, 1.0f);
     cc_vec3 pa, pb;
     float sep = cc_convex_separation_along(a, b, n);
     /* Whether r's features already belong to the final n, polished. */
@@ -838,8 +963,10 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         start[0] = start[1] = n;
         start_sep[0] = start_sep[1] = -3.0e38f;
         const cc_frame* frames[2] = {&a->f, &b->f};
-        /* Two polytopes go to EPA alone, exact for them. */
-        for (int k = 0; k < (polytopes ? 0 : 12); ++k) {
+        /* Two polytopes go to EPA alone, exact for them, when MPR left it
+         * a tetrahedron; else to the shapes' own directions too. */
+        int epa_alone = polytopes && m.has_tetra;
+        for (int k = 0; k < (epa_alone ? 0 : 12); ++k) {
             const cc_frame* f = frames[k / 6];
             int axis = (k % 6) / 2;
             cc_vec3 d = axis == 0 ? f->x : (axis == 1 ? f->y : f->z);
@@ -851,7 +978,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             }
         }
         /* Hull faces: their outward normals (B's reversed). */
-        for (int k = 0; k < (polytopes ? 0 : 2); ++k) {
+        for (int k = 0; k < (epa_alone ? 0 : 2); ++k) {
             const cc_convex* x = k == 0 ? a : b;
             if (x->type != CC_SHAPE_CONVEX_HULL) continue;
             cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);

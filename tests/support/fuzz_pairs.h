@@ -767,17 +767,66 @@ inline std::vector<Finding> score_swap(const Pair& p, const std::vector<cc_conta
 // A pair as C source, for the report of a failure.
 inline std::string describe(const Pair& p)
 {
-    char buf[1024];
+    char buf[4096];
     auto shape = [](const Shape& s) {
         char t[400];
+        std::string points;
+        for (cc_vec3 q : s.hull) {
+            char v[64];
+            std::snprintf(v, sizeof v, "%s%.9g %.9g %.9g", points.empty() ? "" : ", ", q.x, q.y, q.z);
+            points += v;
+        }
         std::snprintf(t, sizeof t, "%s size (%.9g %.9g %.9g) margin %.9g gap %.9g at (%.9g %.9g %.9g) q (%.9g %.9g %.9g %.9g)%s",
                       cc_shape_type_name(s.type), s.size.x, s.size.y, s.size.z, s.margin, s.gap, s.pose.p.x, s.pose.p.y,
                       s.pose.p.z, s.pose.q.x, s.pose.q.y, s.pose.q.z, s.pose.q.w,
                       s.type == CC_SHAPE_CONVEX_HULL ? (" (" + std::to_string(s.hull.size()) + " hull points)").c_str() : "");
-        return std::string(t);
+        return std::string(t) + (points.empty() ? "" : " points {" + points + "}");
     };
     std::snprintf(buf, sizeof buf, "[%s] A: %s; B: %s", pose_class_name(p.pose_class), shape(p.a).c_str(), shape(p.b).c_str());
     return buf;
+}
+
+// Reads one shape as describe() writes it ("<type> size (...) margin m gap g
+// at (...) q (...) [(N hull points) points {...}]"). False when malformed.
+inline bool parse_shape(const std::string& text, Shape* s)
+{
+    size_t at = text.find(" size (");
+    if (at == std::string::npos) return false;
+    std::string type = text.substr(0, at);
+    while (!type.empty() && type[0] == ' ') type.erase(0, 1);
+    int t = -1;
+    for (int k = 0; k < CC_SHAPE_TYPE_COUNT; ++k)
+        if (type == cc_shape_type_name((cc_shape_type)k)) t = k;
+    if (t < 0) return false;
+    s->type = (cc_shape_type)t;
+    const char* c = text.c_str() + at;
+    if (std::sscanf(c, " size (%f %f %f) margin %f gap %f at (%f %f %f) q (%f %f %f %f)", &s->size.x, &s->size.y,
+                    &s->size.z, &s->margin, &s->gap, &s->pose.p.x, &s->pose.p.y, &s->pose.p.z, &s->pose.q.x,
+                    &s->pose.q.y, &s->pose.q.z, &s->pose.q.w) != 12)
+        return false;
+    s->hull.clear();
+    size_t open = text.find("points {");
+    if (open == std::string::npos) return s->type != CC_SHAPE_CONVEX_HULL;
+    const char* q = text.c_str() + open + 8;
+    cc_vec3 v;
+    int used = 0;
+    while (std::sscanf(q, " %f %f %f%n", &v.x, &v.y, &v.z, &used) == 3) {
+        s->hull.push_back(v);
+        q += used;
+        if (*q == ',') ++q;
+    }
+    return s->hull.size() >= 4;
+}
+
+// Reads a pair as describe() writes it: "[class] A: <shape>; B: <shape>".
+inline bool parse_pair(const std::string& text, Pair* p)
+{
+    size_t a = text.find("A: "), b = text.find("; B: ");
+    if (a == std::string::npos || b == std::string::npos || b < a) return false;
+    p->pose_class = kRandom;
+    for (int c = 0; c < kPoseClasses; ++c)
+        if (text.find(std::string("[") + pose_class_name(c) + "]") != std::string::npos) p->pose_class = c;
+    return parse_shape(text.substr(a + 3, b - a - 3), &p->a) && parse_shape(text.substr(b + 5), &p->b);
 }
 
 // ---------------------------------------------------------------- a run

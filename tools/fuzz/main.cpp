@@ -2,14 +2,55 @@
 // (tests/support/fuzz_pairs.h), route by route, with a table of findings.
 //
 //   cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--examples]
+//   cucontact-fuzz --replay "<a pair as --examples prints it>"
 //
 // N pairs per route (default 10^5); exit status 1 when any check failed.
+// --replay collides one reported pair (both orders) and prints its
+// contacts, the reference distance and the findings.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "tests/support/fuzz_pairs.h"
+
+static void print_contacts(const char* label, const std::vector<cc_contact>& cs)
+{
+    std::printf("%s: %zu contacts\n", label, cs.size());
+    for (const cc_contact& c : cs)
+        std::printf("  d %.9g (core %.9g) normal (%.9g %.9g %.9g) point0 (%.9g %.9g %.9g) point1 (%.9g %.9g %.9g)\n",
+                    c.distance, (double)c.distance + c.thickness0 + c.thickness1, c.normal.x, c.normal.y, c.normal.z,
+                    c.point0.x, c.point0.y, c.point0.z, c.point1.x, c.point1.y, c.point1.z);
+}
+
+static int replay(const char* text, cc_device dev)
+{
+    ccfuzz::Pair p;
+    if (!ccfuzz::parse_pair(text, &p)) {
+        std::fprintf(stderr, "cucontact-fuzz: --replay could not read a pair from '%s'; pass one '[class] A: ...; B: ...' line as --examples prints it\n", text);
+        return 2;
+    }
+    std::string error;
+    std::vector<std::vector<cc_contact>> ab = ccfuzz::collide_pairs({p}, false, dev, &error);
+    std::vector<std::vector<cc_contact>> ba;
+    if (error.empty()) ba = ccfuzz::collide_pairs({p}, true, dev, &error);
+    if (!error.empty()) {
+        std::fprintf(stderr, "cucontact-fuzz: %s\n", error.c_str());
+        return 2;
+    }
+    ccfuzz::Reference ref = ccfuzz::reference(p);
+    std::printf("reference core distance %.9g normal (%.9g %.9g %.9g), tolerance %.3g\n", ref.distance, ref.normal.x,
+                ref.normal.y, ref.normal.z, ccfuzz::pair_tolerance(p));
+    print_contacts("a-b", ab[0]);
+    print_contacts("b-a (as a-b)", ba[0]);
+    std::vector<ccfuzz::Finding> f = ccfuzz::score(p, ab[0]);
+    if (p.a.type == p.b.type) {
+        std::vector<ccfuzz::Finding> g = ccfuzz::score_swap(p, ab[0], ba[0]);
+        f.insert(f.end(), g.begin(), g.end());
+    }
+    for (const ccfuzz::Finding& x : f) std::printf("finding %s: %s\n", ccfuzz::check_name(x.check), x.detail.c_str());
+    return f.empty() ? 0 : 1;
+}
 
 static int type_of(const char* name)
 {
@@ -24,6 +65,7 @@ int main(int argc, char** argv)
     uint64_t seed = 1;
     int only_a = -1, only_b = -1, examples = 0;
     cc_device dev = cc_device_cpu();
+    const char* replay_text = nullptr;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : "";
@@ -31,6 +73,7 @@ int main(int argc, char** argv)
         else if (a == "--seed") seed = std::strtoull(v, nullptr, 10), ++i;
         else if (a == "--device") dev = std::strcmp(v, "cpu") ? cc_device_cuda(0) : cc_device_cpu(), ++i;
         else if (a == "--examples") examples = 1;
+        else if (a == "--replay") replay_text = v, ++i;
         else if (a == "--max-ratio") ccfuzz::max_size_ratio() = std::atof(v), ++i;
         else if (a == "--route") {
             std::string r = v;
@@ -45,13 +88,15 @@ int main(int argc, char** argv)
             ++i;
         } else if (a == "--help" || a == "-h") {
             std::printf("usage: cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--max-ratio R]\n"
-                        "                      [--examples]\n");
+                        "                      [--examples]\n"
+                        "       cucontact-fuzz --replay \"[class] A: ...; B: ...\"\n");
             return 0;
         } else {
             std::fprintf(stderr, "cucontact-fuzz: unknown argument '%s' (see --help)\n", argv[i]);
             return 2;
         }
     }
+    if (replay_text) return replay(replay_text, dev);
     std::printf("%-22s %9s %9s", "route", "pairs", "contacts");
     for (int c = 0; c < ccfuzz::kChecks; ++c) std::printf(" %8s", ccfuzz::check_name(c));
     std::printf("  worst excess (of the smaller size)\n");
