@@ -429,7 +429,7 @@ CC_HD_CALL int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, 
  * support set): the optimum is the direction square to an edge of each,
  * which no iterative direction resolves at a small distance (float support
  * points give it to their rounding over the distance). Tries every pair of
- * polygon edges with up to CC_CONVEX_EDGE_PAIR_SIDES sides each; moves n
+ * box or hull face edges with up to CC_CONVEX_EDGE_PAIR_SIDES sides each; moves n
  * (returns 1) when one separates more. */
 #define CC_CONVEX_EDGE_PAIR_SIDES 8
 CC_HD_CALL int cc_convex_edge_pairs(const cc_convex* a, const cc_convex* b, const cc_feature* fa, const cc_feature* fb,
@@ -437,6 +437,11 @@ CC_HD_CALL int cc_convex_edge_pairs(const cc_convex* a, const cc_convex* b, cons
 {
     if (fa->count < 3 || fb->count < 3 || fa->count > CC_CONVEX_EDGE_PAIR_SIDES || fb->count > CC_CONVEX_EDGE_PAIR_SIDES)
         return 0;
+    /* Real edges only: a cap's inscribed polygon has none (its rim is the
+     * rim jump's). */
+    int polygon_a = a->type == CC_SHAPE_BOX || a->type == CC_SHAPE_CONVEX_HULL;
+    int polygon_b = b->type == CC_SHAPE_BOX || b->type == CC_SHAPE_CONVEX_HULL;
+    if (!polygon_a || !polygon_b) return 0;
     cc_vec3 best_n = *n;
     float best = *sep;
     for (int i = 0; i < fa->count; ++i) {

@@ -15,31 +15,6 @@
 #include "kernels/broadphase/pair_buffer.h"
 #include "kernels/pass_counters.h"
 
-/* Route classes, each run by its own CUDA kernel (cuda/narrowphase/) so
- * that the light analytic routines keep their registers and occupancy and
- * never pull the GJK/MPR stack into their kernel:
- *   ANALYTIC: pairs among planes, spheres, capsules and boxes, except
- *             capsule-box;
- *   CONVEX:   every other convex pair (GJK/MPR), the plane against round
- *             shapes and hulls, and capsule-box, whose analytic routine
- *             hands deep diagonal crossings to the convex query;
- *   MESH:     pairs with a mesh or heightfield, run by the mesh stages
- *             (mesh/midphase.h). */
-#define CC_ROUTE_CLASS_ANY (-1)
-#define CC_ROUTE_CLASS_ANALYTIC 0
-#define CC_ROUTE_CLASS_CONVEX 1
-#define CC_ROUTE_CLASS_MESH 2
-
-#define CC_ROUTE_CAPSULE_BOX (CC_SHAPE_CAPSULE * CC_SHAPE_TYPE_COUNT + CC_SHAPE_BOX)
-
-CC_HD int cc_route_class(int route)
-{
-    int ta = route / CC_SHAPE_TYPE_COUNT, tb = route % CC_SHAPE_TYPE_COUNT;
-    if (tb >= CC_SHAPE_MESH || ta >= CC_SHAPE_MESH) return CC_ROUTE_CLASS_MESH;
-    if (route == CC_ROUTE_CAPSULE_BOX) return CC_ROUTE_CLASS_CONVEX;
-    return ta <= CC_SHAPE_BOX && tb <= CC_SHAPE_BOX ? CC_ROUTE_CLASS_ANALYTIC : CC_ROUTE_CLASS_CONVEX;
-}
-
 /* The convex class: GJK/MPR and a clipped manifold, the plane's own
  * routine against round shapes and hulls, and capsule-box. */
 CC_HD void cc_collide_generic(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* m)

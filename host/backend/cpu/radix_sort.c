@@ -1,6 +1,6 @@
 /* Stable LSD radix sort, 8 bits per pass, skipping passes where every key
  * has the same digit (common for the high bits of SAP keys). */
-#include "host/backend/radix_sort.h"
+#include "host/backend/cpu/radix_sort.h"
 
 #include <string.h>
 

@@ -1,0 +1,9 @@
+/* CPU stage: world bounds of every shape. */
+#include "host/backend/cpu/stages.h"
+#include "kernels/shapes/bounds.h"
+
+void cc_cpu_shape_bounds(const cc_pass_view* v)
+{
+    for (int i = 0; i < v->model.shape_count; ++i)
+        cc_shape_bounds_thread(i, &v->model, v->body_pose, v->shape_pose, v->aabb);
+}

@@ -1,0 +1,36 @@
+/* CPU stages of the step: contact forces, their deterministic per-body
+ * sums and the integrator. */
+#include <string.h>
+
+#include "host/backend/cpu/radix_sort.h"
+#include "host/backend/cpu/stages.h"
+#include "kernels/step/force.h"
+#include "kernels/step/integrate.h"
+
+cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_stream stream)
+{
+    (void)stream;
+    int bodies = v->model.body_count;
+    int contacts = v->contacts.count ? *v->contacts.count : 0;
+    switch (stage) {
+    case CC_STEP_CLEAR:
+        memset(v->body_force, 0, sizeof(cc_vec3) * (size_t)bodies);
+        memset(v->body_torque, 0, sizeof(cc_vec3) * (size_t)bodies);
+        break;
+    case CC_STEP_CONTACT_FORCES:
+        for (int i = 0; i < contacts; ++i) cc_contact_force_thread(i, v);
+        break;
+    case CC_STEP_SORT_ENTRIES:
+        /* Only the written entries; the GPU sorts the whole capacity. */
+        cc_radix_sort_pairs_u64(v->entry_keys, v->sorted_keys, v->entry_ids, v->sorted_ids, 2 * contacts, 64,
+                                v->sort_temp);
+        break;
+    case CC_STEP_REDUCE:
+        for (int b = 0; b < bodies; ++b) cc_reduce_body_forces_thread(b, v, 2 * contacts);
+        break;
+    case CC_STEP_INTEGRATE:
+        for (int b = 0; b < bodies; ++b) cc_integrate_body_thread(b, v);
+        break;
+    }
+    return CC_OK;
+}
