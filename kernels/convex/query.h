@@ -637,6 +637,11 @@ CC_HD cc_vec3 cc_ridge_direction(const cc_ridge* g, float t)
 CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* fa, const cc_feature* fb, cc_vec3 n,
                       cc_ridge* g)
 {
+    cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
+    g->cone = 0;
+    g->u = g->w = g->rho = g->tau = zero;
+    g->c = a;
+    g->sign = 1.0f;
     const cc_feature* seg = fa->count == 2 ? fa : (fb->count == 2 ? fb : (const cc_feature*)0);
     cc_vec3 e0, e1;
     if (seg) {
