@@ -40,7 +40,8 @@ CC_HD float cc_segment_closest_param(cc_vec3 x, cc_vec3 p, cc_vec3 d)
  * Parallel segments (a e - b^2 <= CC_PARALLEL_SIN2 a e) have a whole range
  * of closest pairs; we take s at the middle of the part of segment 1 that
  * overlaps segment 2 in projection (or the nearer end when they do not
- * overlap), so the choice is deterministic and symmetric along the overlap.
+ * overlap), so the choice is deterministic and symmetric along the overlap,
+ * unless an end of that part is measurably closer (nearly parallel).
  * Returns 1 for that parallel case, 0 otherwise. Zero-length segments are
  * points (their parameter is 0). */
 CC_HD int cc_segment_segment_closest(cc_vec3 p1, cc_vec3 d1, cc_vec3 p2, cc_vec3 d2, float* s_out,
@@ -70,6 +71,27 @@ CC_HD int cc_segment_segment_closest(cc_vec3 p1, cc_vec3 d1, cc_vec3 p2, cc_vec3
         }
         t = cc_clampf((b * s + f) / e, 0.0f, 1.0f);
         s = cc_clampf((b * t - c) / a, 0.0f, 1.0f);
+        if (parallel) {
+            /* Nearly parallel is not parallel: the distance still changes
+             * along the overlap, and its minimum is at an end of it. An end
+             * replaces the middle when it is closer by more than rounding
+             * (exactly parallel segments keep the symmetric middle). */
+            float u0 = -c / a, u1 = (b - c) / a;
+            float ends[2] = {cc_maxf(cc_minf(u0, u1), 0.0f), cc_minf(cc_maxf(u0, u1), 1.0f)};
+            float best = cc_v3_length(cc_v3_add(r, cc_v3_sub(cc_v3_scale(d1, s), cc_v3_scale(d2, t))));
+            float margin = 1.0e-6f * (sqrtf(a) + sqrtf(e) + cc_v3_length(r));
+            for (int k = 0; k < 2; ++k) {
+                float se = cc_clampf(ends[k], 0.0f, 1.0f);
+                float te = cc_clampf((b * se + f) / e, 0.0f, 1.0f);
+                se = cc_clampf((b * te - c) / a, 0.0f, 1.0f);
+                float dist = cc_v3_length(cc_v3_add(r, cc_v3_sub(cc_v3_scale(d1, se), cc_v3_scale(d2, te))));
+                if (dist < best - margin) {
+                    best = dist;
+                    s = se;
+                    t = te;
+                }
+            }
+        }
     }
     *s_out = s;
     *t_out = t;

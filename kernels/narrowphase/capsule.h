@@ -52,15 +52,33 @@ CC_HD void cc_collide_capsule_capsule(const cc_geom* a, const cc_geom* b, float 
     cc_vec3 pa = cc_v3_madd(p1, d1, s), pb = cc_v3_madd(p2, d2, t);
 
     cc_vec3 n = cc_v3_sub(pb, pa);
+    cc_vec3 a1 = cc_v3_abs(d1), a2 = cc_v3_abs(d2), ap = cc_v3_abs(p2);
+    float tol = CC_GEOM_REL_TOL * (a1.x + a1.y + a1.z + a2.x + a2.y + a2.z + ap.x + ap.y + ap.z);
     /* Closest points inside both segments: the lines' common perpendicular
-     * d1 x d2 is the normal, exact where pb - pa is short and rounded. */
+     * d1 x d2 is the normal, exact where pb - pa is short and rounded. Only
+     * where pb - pa runs along it (up to rounding): parameters a hair inside
+     * an end by rounding belong to an end's closest pair, whose normal is
+     * not the lines'. */
+    int crossed = 0;
     if (!parallel && s > 0.0f && s < 1.0f && t > 0.0f && t < 1.0f) {
         cc_vec3 c = cc_v3_normalize(cc_v3_cross(d1, d2));
         float along = cc_v3_dot(n, c);
-        if (cc_v3_length_sq(c) > 0.5f && along != 0.0f) n = cc_v3_scale(c, along);
+        float off = cc_v3_length(cc_v3_madd(n, c, -along));
+        crossed = cc_v3_length_sq(c) > 0.5f && along != 0.0f && off <= cc_maxf(1.0e-3f * fabsf(along), tol);
+        if (crossed) n = cc_v3_scale(c, along);
     }
-    cc_vec3 a1 = cc_v3_abs(d1), a2 = cc_v3_abs(d2), ap = cc_v3_abs(p2);
-    float tol = CC_GEOM_REL_TOL * (a1.x + a1.y + a1.z + a2.x + a2.y + a2.z + ap.x + ap.y + ap.z);
+    /* Otherwise an end against the inside of the other segment (nearly
+     * parallel segments too: their closest pair is at an end of the
+     * overlap): the normal is square to the segment whose point lies
+     * farther inside it. Its rounding along that segment, which the long
+     * lever of the segment's ends turns into a tilt, is removed. */
+    float in1 = cc_minf(s, 1.0f - s) * cc_v3_length(d1), in2 = cc_minf(t, 1.0f - t) * cc_v3_length(d2);
+    if (!crossed && (in1 > 0.0f || in2 > 0.0f)) {
+        cc_vec3 d = in1 > in2 ? d1 : d2;
+        float dd = cc_v3_dot(d, d);
+        cc_vec3 q = cc_v3_madd(n, d, -cc_v3_dot(n, d) / dd);
+        if (cc_v3_length_sq(q) > 0.25f * cc_v3_length_sq(n)) n = q;
+    }
     if (!(cc_v3_length_sq(n) > tol * tol)) {
         cc_vec3 dir = cc_v3_length_sq(d1) > 0.0f ? d1 : d2;
         cc_vec3 perp = cc_v3_length_sq(dir) > 0.0f ? cc_v3_any_perpendicular(cc_v3_normalize(dir))
