@@ -71,6 +71,7 @@ typedef struct cc_body_mass {
     X(cc_bvh_node, bvh_nodes, "mesh BVH nodes; child and leaf indices relative to the mesh's own") \
     X(int, bvh_prims, "BVH leaf slots: triangles relative to the mesh, parallel to mesh_triangles") \
     X(unsigned, mesh_triangle_flags, "open and flat edges of each triangle (mesh/triangle.h)") \
+    X(cc_mesh_triangle, mesh_triangle_adjacent, "per edge the neighbour triangle (relative to the mesh), -1 when open") \
     X(cc_hfield_desc, hfields, "heightfields: ranges into hfield_samples")          \
     X(float, hfield_samples, "heightfield samples, row-major, unscaled")
 

@@ -74,19 +74,56 @@ static int folds_up(const cc_vec3* v, const int* triangles, int t, cc_vec3 far)
     return h >= -1e-6 * size;
 }
 
+/* Signed height of `far` over the plane of triangle t, relative to the
+ * triangle's size (so that the tolerance is scale-free). */
+static double relative_height(const cc_vec3* v, const int* triangles, int t, cc_vec3 far)
+{
+    cc_vec3 a = v[triangles[3 * t]], b = v[triangles[3 * t + 1]], c = v[triangles[3 * t + 2]];
+    double e1[3] = {(double)b.x - a.x, (double)b.y - a.y, (double)b.z - a.z};
+    double e2[3] = {(double)c.x - a.x, (double)c.y - a.y, (double)c.z - a.z};
+    double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double size = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) + sqrt(e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2]);
+    if (!(len > 0.0) || !(size > 0.0)) return 1.0; /* degenerate: never coplanar */
+    return (n[0] * ((double)far.x - a.x) + n[1] * ((double)far.y - a.y) + n[2] * ((double)far.z - a.z)) / len / size;
+}
+
+/* Corners (triangle t, corner k: index 3 t + k) joined into the fans of
+ * coplanar triangles around each vertex. */
+static int find_root(int* parent, int i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+static void join(int* parent, int i, int j)
+{
+    int a = find_root(parent, i), b = find_root(parent, j);
+    /* The lower corner index is the root: the fan's lowest triangle. */
+    if (a < b) parent[b] = a;
+    else if (b < a) parent[a] = b;
+}
+
 int cc_mesh_triangle_flags(const cc_vec3* vertices, int vertex_count, const int* triangles, int triangle_count,
-                           unsigned* flags)
+                           unsigned* flags, int* adjacent)
 {
     size_t n = 3 * (size_t)triangle_count;
     edge_use* uses = (edge_use*)cc_host_alloc(sizeof(edge_use) * (n + 1));
     char* open_vertex = (char*)cc_host_calloc((size_t)vertex_count + 1, 1);
-    if (!uses || !open_vertex) {
+    int* fan = (int*)cc_host_alloc(sizeof(int) * (n + 1));
+    if (!uses || !open_vertex || !fan) {
         cc_host_free(uses);
         cc_host_free(open_vertex);
+        cc_host_free(fan);
         return 0;
     }
+    for (size_t i = 0; i < n; ++i) fan[i] = (int)i;
     for (int t = 0; t < triangle_count; ++t) {
-        flags[t] = 0u;
+        flags[t] = CC_TRI_FACE_OWNERS;
+        adjacent[3 * t] = adjacent[3 * t + 1] = adjacent[3 * t + 2] = -1;
         for (int k = 0; k < 3; ++k) {
             edge_use* u = &uses[3 * (size_t)t + (size_t)k];
             u->key = edge_key(triangles, t, k);
@@ -100,10 +137,24 @@ int cc_mesh_triangle_flags(const cc_vec3* vertices, int vertex_count, const int*
         while (j < n && uses[j].key >> 1 == uses[i].key >> 1) ++j;
         if (j - i == 2 && (uses[i].key & 1u) != (uses[i + 1].key & 1u)) {
             /* Two neighbours: each sees the other's far vertex. */
+            adjacent[3 * uses[i].triangle + uses[i].k] = uses[i + 1].triangle;
+            adjacent[3 * uses[i + 1].triangle + uses[i + 1].k] = uses[i].triangle;
+            int coplanar = 1;
             for (int s = 0; s < 2; ++s) {
                 const edge_use *me = &uses[i + (size_t)s], *other = &uses[i + (size_t)(1 - s)];
                 int far = triangles[3 * other->triangle + (other->k + 2) % 3];
                 if (folds_up(vertices, triangles, me->triangle, vertices[far])) flags[me->triangle] |= CC_TRI_EDGE_FLAT(me->k);
+                coplanar &= fabs(relative_height(vertices, triangles, me->triangle, vertices[far])) <= 1e-6;
+            }
+            if (coplanar) {
+                /* Both triangles hold the edge's two vertices: their corners
+                 * there are in one fan. Edge k runs from corner k to k + 1;
+                 * the neighbour runs it the other way. */
+                const edge_use *p = &uses[i], *q = &uses[i + 1];
+                flags[p->triangle] |= CC_TRI_EDGE_COPLANAR(p->k);
+                flags[q->triangle] |= CC_TRI_EDGE_COPLANAR(q->k);
+                join(fan, 3 * p->triangle + p->k, 3 * q->triangle + (q->k + 1) % 3);
+                join(fan, 3 * p->triangle + (p->k + 1) % 3, 3 * q->triangle + q->k);
             }
         } else {
             for (size_t u = i; u < j; ++u) {
@@ -116,9 +167,13 @@ int cc_mesh_triangle_flags(const cc_vec3* vertices, int vertex_count, const int*
         i = j;
     }
     for (int t = 0; t < triangle_count; ++t)
-        for (int k = 0; k < 3; ++k)
+        for (int k = 0; k < 3; ++k) {
             if (open_vertex[triangles[3 * t + k]]) flags[t] |= CC_TRI_VERTEX_OPEN(k);
+            /* The fan's root is its lowest corner, of its lowest triangle. */
+            if (find_root(fan, 3 * t + k) == 3 * t + k) flags[t] |= CC_TRI_FACE_VERTEX_OWNER(k);
+        }
     cc_host_free(uses);
     cc_host_free(open_vertex);
+    cc_host_free(fan);
     return 1;
 }

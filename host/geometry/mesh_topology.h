@@ -19,9 +19,12 @@ int64_t cc_mesh_bad_edge_count(const int* triangles, int triangle_count);
  * them: CC_TRI_EDGE_OPEN(k) for an edge without exactly one neighbour,
  * CC_TRI_EDGE_FLAT(k) for an edge whose neighbour continues in the plane
  * or folds up (concave), CC_TRI_VERTEX_OPEN(k) for a vertex on an open
- * edge. Returns 0 when out of host memory. */
+ * edge, and the ownership of face contacts (CC_TRI_EDGE_COPLANAR,
+ * CC_TRI_FACE_VERTEX_OWNER). adjacent[3 t + k]: the triangle across edge k
+ * of triangle t, -1 where the edge is open or shared by more than two.
+ * Returns 0 when out of host memory. */
 int cc_mesh_triangle_flags(const cc_vec3* vertices, int vertex_count, const int* triangles, int triangle_count,
-                           unsigned* flags);
+                           unsigned* flags, int* adjacent);
 
 #ifdef __cplusplus
 }

@@ -64,6 +64,7 @@ typedef struct mesh_bvh {
     int node_count;
     int* prims;
     unsigned* flags;
+    int* adjacent; /* 3 per triangle */
 } mesh_bvh;
 
 static void free_bvhs(mesh_bvh* bvh, int count)
@@ -72,6 +73,7 @@ static void free_bvhs(mesh_bvh* bvh, int count)
         cc_host_free(bvh[i].nodes);
         cc_host_free(bvh[i].prims);
         cc_host_free(bvh[i].flags);
+        cc_host_free(bvh[i].adjacent);
     }
     cc_host_free(bvh);
 }
@@ -86,8 +88,10 @@ static cc_status build_bvhs(const cc_builder* b, mesh_bvh** out)
         cc_status s = cc_mesh_bvh_build(m->vertices, m->triangles, m->triangle_count, &bvh[i].nodes, &bvh[i].node_count,
                                         &bvh[i].prims);
         bvh[i].flags = (unsigned*)cc_host_alloc(sizeof(unsigned) * (size_t)m->triangle_count);
-        if (s == CC_OK && (!bvh[i].flags || !cc_mesh_triangle_flags(m->vertices, m->vertex_count, m->triangles,
-                                                                    m->triangle_count, bvh[i].flags)))
+        bvh[i].adjacent = (int*)cc_host_alloc(sizeof(int) * 3 * (size_t)m->triangle_count);
+        if (s == CC_OK && (!bvh[i].flags || !bvh[i].adjacent ||
+                           !cc_mesh_triangle_flags(m->vertices, m->vertex_count, m->triangles, m->triangle_count,
+                                                   bvh[i].flags, bvh[i].adjacent)))
             s = cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_finalize: out of host memory");
         if (s != CC_OK) {
             free_bvhs(bvh, b->mesh_count);
@@ -115,7 +119,7 @@ static void count_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view*
         v->mesh_triangles_count += b->meshes[i].triangle_count;
         v->bvh_nodes_count += bvh[i].node_count;
     }
-    v->bvh_prims_count = v->mesh_triangle_flags_count = v->mesh_triangles_count;
+    v->bvh_prims_count = v->mesh_triangle_flags_count = v->mesh_triangle_adjacent_count = v->mesh_triangles_count;
     v->hfields_count = b->hfield_count;
     v->hfield_samples_count = 0;
     for (int i = 0; i < b->hfield_count; ++i) v->hfield_samples_count += b->hfields[i].rows * b->hfields[i].cols;
@@ -143,6 +147,7 @@ static void fill_mesh_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_v
         memcpy(v->bvh_nodes + node, bvh[i].nodes, sizeof(cc_bvh_node) * (size_t)bvh[i].node_count);
         memcpy(v->bvh_prims + tri, bvh[i].prims, sizeof(int) * (size_t)src->triangle_count);
         memcpy(v->mesh_triangle_flags + tri, bvh[i].flags, sizeof(unsigned) * (size_t)src->triangle_count);
+        memcpy(v->mesh_triangle_adjacent + tri, bvh[i].adjacent, sizeof(cc_mesh_triangle) * (size_t)src->triangle_count);
         vert += src->vertex_count;
         tri += src->triangle_count;
         node += bvh[i].node_count;

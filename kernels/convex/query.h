@@ -870,6 +870,22 @@ CC_HD void cc_convex_settle(const cc_convex* a, const cc_convex* b, float scale,
     }
 }
 
+/* The result along a given direction n (unit, A -> B): its separation, the
+ * supporting features and their witness, as the query leaves them. For
+ * callers that know the contact's normal from elsewhere (a triangle's face
+ * normal for a shape over that face). */
+CC_HD_CALL void cc_convex_result_along(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_convex_result* r)
+{
+    cc_vec3 pa, pb;
+    r->distance = cc_convex_separation(a, b, n, &pa, &pb);
+    r->normal = n;
+    cc_convex_feature(a, n, &r->feature_a);
+    cc_convex_feature(b, cc_v3_neg(n), &r->feature_b);
+    cc_convex_witness(a, b, n, r, &pa, &pb);
+    r->point_a = pa;
+    r->point_b = pb;
+}
+
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)

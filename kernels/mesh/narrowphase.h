@@ -48,6 +48,10 @@ CC_HD int cc_mesh_kind_family(int kind)
  * far beyond the pair's threshold. */
 #define CC_MESH_PENETRATION_REACH 0.05f
 
+/* Rounding of world coordinates that a touching contact's distance may
+ * carry (about 8 float ulps of their magnitude). */
+#define CC_MESH_TOUCH_ROUNDING 1.0e-6f
+
 /* Writes one contact row with an explicit sub-key (mesh contacts number
  * their rows by triangle, vertex or reduction slot, not by manifold index).
  * The caller has admitted it (d <= gap). */
@@ -89,21 +93,28 @@ typedef struct cc_mesh_context {
 /* One raw contact (manifold conventions: midpoint, normal a -> b, core
  * distance, offset from A's core point to B's) with its geometric
  * fingerprint, routed by pass and block. */
-CC_HD void cc_mesh_contact(const cc_mesh_context* x, cc_vec3 point, cc_vec3 normal, float dist, cc_vec3 offset,
-                           unsigned fingerprint)
+CC_HD void cc_mesh_contact_within(const cc_mesh_context* x, cc_vec3 point, cc_vec3 normal, float dist, cc_vec3 offset,
+                                  unsigned fingerprint, float threshold)
 {
     if (x->pass == CC_MESH_PASS_EMIT) {
         if (fingerprint == x->emit_print)
             cc_write_point(x->a, x->b, point, normal, dist, offset, x->emit_slot, x->body_pose, x->sink);
         return;
     }
-    if (!(dist - x->a.thickness - x->b.thickness <= x->a.gap + x->b.gap)) return;
+    if (!(dist <= threshold)) return;
     if (x->item->block < 0) {
         cc_write_point(x->a, x->b, point, normal, dist, offset, fingerprint, x->body_pose, x->sink);
         return;
     }
     unsigned long long* slots = x->mv->slots + (size_t)x->item->block * CC_REDUCE_SLOTS;
     cc_reduce_vote(slots, cc_v3_sub(point, x->ref), normal, dist, fingerprint);
+}
+
+/* The same at the pair's own threshold (core distance within the gaps). */
+CC_HD void cc_mesh_contact(const cc_mesh_context* x, cc_vec3 point, cc_vec3 normal, float dist, cc_vec3 offset,
+                           unsigned fingerprint)
+{
+    cc_mesh_contact_within(x, point, normal, dist, offset, fingerprint, cc_core_threshold(x->a, x->b));
 }
 
 /* World corners of triangle `id` of surface shape s. Each world vertex is
@@ -140,6 +151,73 @@ CC_HD int cc_folds_up(cc_vec3 a, cc_vec3 b, cc_vec3 c, cc_vec3 far)
     return cc_v3_dot(n, cc_v3_sub(far, a)) >= -1.0e-6f * size * len;
 }
 
+/* Whether `far` lies in the plane of (a, b, c), within rounding of the
+ * triangle's size. */
+CC_HD int cc_lies_in_plane(cc_vec3 a, cc_vec3 b, cc_vec3 c, cc_vec3 far)
+{
+    cc_vec3 n = cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(c, a));
+    float len = cc_v3_length(n);
+    if (!(len > 0.0f)) return 0;
+    float size = cc_v3_length(cc_v3_sub(b, a)) + cc_v3_length(cc_v3_sub(c, a));
+    return fabsf(cc_v3_dot(n, cc_v3_sub(far, a))) <= 1.0e-6f * size * len;
+}
+
+/* Heightfield triangles in one plane: their unnormalised normals are
+ * parallel. Symmetric in the two, so that every triangle of a fan draws
+ * the same fans. */
+CC_HD int cc_hfield_coplanar(const cc_hfield_ref* h, int id0, int id1)
+{
+    int lo = id0 < id1 ? id0 : id1, hi = id0 < id1 ? id1 : id0;
+    cc_vec3 a0, a1, a2, b0, b1, b2;
+    cc_hfield_triangle(h, lo, &a0, &a1, &a2);
+    cc_hfield_triangle(h, hi, &b0, &b1, &b2);
+    cc_vec3 na = cc_v3_cross(cc_v3_sub(a1, a0), cc_v3_sub(a2, a0));
+    cc_vec3 nb = cc_v3_cross(cc_v3_sub(b1, b0), cc_v3_sub(b2, b0));
+    float s = cc_v3_length(cc_v3_cross(na, nb)), scale = cc_v3_length(na) * cc_v3_length(nb);
+    return cc_v3_dot(na, nb) > 0.0f && s <= 1.0e-6f * scale;
+}
+
+/* The triangle of the wedge `w` (0..5, counter-clockwise from +column)
+ * around grid vertex (r, c), or -1 past the grid. Wedges w and w + 1 share
+ * an edge. */
+CC_HD int cc_hfield_wedge(const cc_hfield_ref* h, int r, int c, int w)
+{
+    /* Cell offsets (rows, columns) and triangle of each wedge. */
+    const int dr[6] = {0, 0, 0, -1, -1, -1}, dc[6] = {0, 0, -1, -1, -1, 0}, k[6] = {0, 1, 0, 1, 0, 1};
+    int cr = r + dr[w % 6], cc = c + dc[w % 6];
+    if (cr < 0 || cc < 0 || cr > h->rows - 2 || cc > h->cols - 2) return -1;
+    return 2 * (cr * (h->cols - 1) + cc) + k[w % 6];
+}
+
+/* CC_TRI_FACE_VERTEX_OWNER bits of heightfield triangle `id` (with
+ * CC_TRI_FACE_OWNERS): per corner, whether it is the lowest triangle of
+ * the run of coplanar wedges around that grid vertex that holds it. */
+CC_HD unsigned cc_hfield_face_owners(const cc_hfield_ref* h, int id)
+{
+    int cell = id >> 1, k = id & 1;
+    int r = cell / (h->cols - 1), c = cell % (h->cols - 1);
+    int vr[3] = {r, k == 0 ? r : r + 1, r + 1}, vc[3] = {c, c + 1, k == 0 ? c + 1 : c};
+    unsigned flags = CC_TRI_FACE_OWNERS;
+    for (int v = 0; v < 3; ++v) {
+        int self = -1;
+        for (int w = 0; w < 6; ++w)
+            if (cc_hfield_wedge(h, vr[v], vc[v], w) == id) self = w;
+        int lowest = id;
+        /* Both ways round from this wedge while the next one is coplanar. */
+        for (int dir = 1; dir <= 5 && self >= 0; dir += 4) {
+            int prev = id;
+            for (int step = 1; step < 6; ++step) {
+                int t = cc_hfield_wedge(h, vr[v], vc[v], self + dir * step);
+                if (t < 0 || t == id || !cc_hfield_coplanar(h, prev, t)) break;
+                lowest = t < lowest ? t : lowest;
+                prev = t;
+            }
+        }
+        if (lowest == id) flags |= CC_TRI_FACE_VERTEX_OWNER(v);
+    }
+    return flags;
+}
+
 /* Neighbourhood flags of heightfield triangle `id`, from the grid: the
  * neighbour across each edge is known, and the grid's border is open. */
 CC_HD unsigned cc_hfield_triangle_flags(const cc_hfield_ref* h, int id)
@@ -161,8 +239,13 @@ CC_HD unsigned cc_hfield_triangle_flags(const cc_hfield_ref* h, int id)
     }
     unsigned flags = 0u;
     for (int e = 0; e < 3; ++e) {
-        if (fr[e] < 0) flags |= CC_TRI_EDGE_OPEN(e);
-        else if (cc_folds_up(t0, t1, t2, cc_hfield_point(h, fr[e], fc[e]))) flags |= CC_TRI_EDGE_FLAT(e);
+        if (fr[e] < 0) {
+            flags |= CC_TRI_EDGE_OPEN(e);
+            continue;
+        }
+        cc_vec3 far = cc_hfield_point(h, fr[e], fc[e]);
+        if (cc_folds_up(t0, t1, t2, far)) flags |= CC_TRI_EDGE_FLAT(e);
+        if (cc_lies_in_plane(t0, t1, t2, far)) flags |= CC_TRI_EDGE_COPLANAR(e);
     }
     /* Vertices on the grid's border. */
     int vr[3] = {r, k == 0 ? r : r + 1, r + 1}, vc[3] = {c, c + 1, k == 0 ? c + 1 : c};
@@ -180,6 +263,126 @@ CC_HD unsigned cc_surface_triangle_flags(const cc_model_view* m, int s, int id)
     return cc_hfield_triangle_flags(&h, id);
 }
 
+/* The triangle across edge k of triangle `id` of surface shape s, or -1
+ * where the edge is open. A heightfield's come from the grid. */
+CC_HD int cc_surface_adjacent(const cc_model_view* m, int s, int id, int k)
+{
+    if (m->shape_geom[s].type == CC_SHAPE_MESH)
+        return m->mesh_triangle_adjacent[m->meshes[m->shape_source[s]].triangle_first + id].v[k];
+    cc_hfield_ref h = cc_hfield_ref_of(m, s);
+    int cell = id >> 1, half = id & 1, cols = h.cols - 1;
+    int r = cell / cols, c = cell % cols;
+    /* (row, column) offset of the neighbour's cell and its half, per edge. */
+    int dr = 0, dc = 0, other = 1 - half;
+    if (half == 0) {
+        if (k == 0) dr = -1;
+        else if (k == 1) dc = 1;
+    } else {
+        if (k == 1) dr = 1;
+        else if (k == 2) dc = -1;
+    }
+    int nr = r + dr, nc = c + dc;
+    if (nr < 0 || nc < 0 || nr > h.rows - 2 || nc > h.cols - 2) return -1;
+    return 2 * (nr * cols + nc) + other;
+}
+
+/* Whether triangle `id` clearly faces A's reference point `ref` (its plane
+ * culls nothing there, beyond a band of rounding): such a triangle reports
+ * its own contacts near the shared features. Ties count as not facing, so
+ * that a triangle in doubt never takes a contact away from another. */
+CC_HD int cc_surface_faces(const cc_model_view* m, int s, cc_transform pose, int id, cc_vec3 ref)
+{
+    cc_vec3 t0, t1, t2, n;
+    cc_surface_triangle(m, s, pose, id, &t0, &t1, &t2);
+    cc_vec3 rel[3] = {cc_v3_sub(t0, ref), cc_v3_sub(t1, ref), cc_v3_sub(t2, ref)};
+    if (!cc_triangle_normal(rel[0], rel[1], rel[2], &n)) return 0;
+    float band = CC_TRI_BAND_REL * cc_v3_length(rel[0]) + CC_TRI_BAND_COORD * cc_tri_abs_max(t0);
+    return -cc_v3_dot(rel[0], n) > band;
+}
+
+/* Whether triangle `id` keeps a contact at its vertex k, for A's
+ * reference point ref. The fan of triangles around the vertex is walked
+ * both ways round from this one, to where it closes or an open edge ends
+ * it. A fan triangle that faces ref with ref over its face has a face
+ * contact of its own, nearer than the vertex: the vertex contact is
+ * dropped. Otherwise the lowest-numbered triangle that faces ref keeps it
+ * (this one counts as facing: it reports). Ties of facing count as not
+ * facing, so that a triangle in doubt never takes a contact from another.
+ * (An owner chosen by position alone can be a culled triangle, which
+ * reports nothing: a contact where a fan turns away from A was lost.) */
+#define CC_SURFACE_FAN_MAX 32
+CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform pose, int id, int k, cc_vec3 ref)
+{
+    int is_mesh = m->shape_geom[s].type == CC_SHAPE_MESH;
+    const cc_mesh_triangle* tris = is_mesh ? m->mesh_triangles + m->meshes[m->shape_source[s]].triangle_first : 0;
+    /* The vertex: a mesh's vertex index, a heightfield's world point. */
+    int vid = is_mesh ? tris[id].v[k] : -1;
+    cc_vec3 t[3];
+    cc_surface_triangle(m, s, pose, id, &t[0], &t[1], &t[2]);
+    cc_vec3 vp = t[k];
+    int closed = 0;
+    for (int way = 0; way < 2 && !closed; ++way) {
+        /* way 0 crosses the edge that starts at the vertex, way 1 the one
+         * that ends there; either way the walk keeps turning one way. */
+        int cur = id, corner = k;
+        for (int step = 0; step < CC_SURFACE_FAN_MAX; ++step) {
+            int edge = way == 0 ? corner : (corner == 0 ? 2 : corner - 1);
+            int next = cc_surface_adjacent(m, s, cur, edge);
+            if (next == id) closed = 1;
+            if (next < 0 || next == id) break;
+            cc_vec3 q[3];
+            cc_surface_triangle(m, s, pose, next, &q[0], &q[1], &q[2]);
+            int at = -1;
+            for (int j = 0; j < 3; ++j)
+                if (is_mesh ? tris[next].v[j] == vid : (q[j].x == vp.x && q[j].y == vp.y && q[j].z == vp.z)) at = j;
+            if (at < 0) break;
+            cc_vec3 rel[3] = {cc_v3_sub(q[0], ref), cc_v3_sub(q[1], ref), cc_v3_sub(q[2], ref)}, n;
+            if (cc_triangle_normal(rel[0], rel[1], rel[2], &n)) {
+                float band = CC_TRI_BAND_REL * cc_v3_length(rel[0]) + CC_TRI_BAND_COORD * cc_tri_abs_max(q[0]);
+                /* A lower-numbered facing triangle owns it, or a facing
+                 * one with ref over its face covers it: not this one's. */
+                if (-cc_v3_dot(rel[0], n) > band &&
+                    (next < id || cc_tri_over_face(rel, n, cc_v3(0.0f, 0.0f, 0.0f), -band)))
+                    return 0;
+            }
+            cur = next;
+            corner = at;
+        }
+    }
+    return 1;
+}
+
+/* cc_triangle_keep_feature with the neighbours read from the surface: an
+ * edge whose neighbour does not clearly face A (culled: A's reference
+ * point behind it) is this triangle's alone, and a vertex is kept by the
+ * lowest-numbered triangle of its fan that faces A. (Without the
+ * neighbours, an owner chosen by position alone can be a culled triangle,
+ * which reports nothing: a contact at a box's edge, or at a vertex where
+ * a fan of faces turns away from A, was lost.) */
+CC_HD int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transform pose, int id, int feature, cc_vec3 t0,
+                                  cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, unsigned flags)
+{
+    if (feature < 0) return 0;
+    int kind = feature & CC_TRI_KIND_MASK;
+    if (kind == CC_TRI_FACE) return 1;
+    /* The neighbours are measured in the surface's frame (no rotation per
+     * vertex), the same way by every triangle that asks. */
+    cc_vec3 ref_local = cc_tf_point_inv(pose, ref);
+    cc_transform local = cc_tf_identity();
+    if (kind < CC_TRI_VERTEX0) {
+        int nb = cc_surface_adjacent(m, s, id, kind - CC_TRI_EDGE0);
+        if (nb < 0 || !cc_surface_faces(m, s, local, nb, ref_local)) return 1;
+        return cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags);
+    }
+    int k = kind - CC_TRI_VERTEX0, kp = k == 0 ? 2 : k - 1;
+    /* The flag rules first: a tilted contact over flat or concave edges on
+     * both sides is the neighbours' (their own face contacts are closer). */
+    if ((feature & CC_TRI_OUTSIDE) && !(flags & (CC_TRI_EDGE_OPEN(k) | CC_TRI_EDGE_OPEN(kp))) &&
+        (flags & CC_TRI_EDGE_FLAT(k)) && (flags & CC_TRI_EDGE_FLAT(kp)))
+        return 0;
+    return cc_surface_fan_owner(m, s, local, id, k, ref_local);
+}
+
 /* Shape a (a primitive or hull) against one triangle of surface b. The
  * fingerprint of point k of the triangle's manifold is triangle * 8 + k. */
 CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
@@ -192,7 +395,11 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
     ga.xf = x->shape_pose[sa];
     ga.size = m->shape_geom[sa].size;
     ga.hull = ta == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(m, sa) : cc_hull_ref_none();
-    float threshold = cc_core_threshold(x->a, x->b);
+    /* Touching within rounding of the coordinates counts: a shape resting
+     * on the surface at a gap of 0 computes its distance from a pose and
+     * vertices a few ulps off, which may land either side of 0. */
+    float coord = cc_maxf(cc_tri_abs_max(ga.xf.p), cc_maxf(cc_tri_abs_max(t0), cc_maxf(cc_tri_abs_max(t1), cc_tri_abs_max(t2))));
+    float threshold = cc_core_threshold(x->a, x->b) + CC_MESH_TOUCH_ROUNDING * coord;
     cc_manifold mf;
     mf.count = 0;
     int feature = ta == CC_SHAPE_SPHERE ? cc_collide_sphere_triangle(&ga, t0, t1, t2, threshold, &mf)
@@ -204,13 +411,22 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
          * on a seam. */
         cc_vec3 ref = cc_triangle_reference(&ga, ta);
         unsigned flags = cc_surface_triangle_flags(m, sb, x->item->element);
-        if (!cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags)) return;
-        if (feature == CC_TRI_FACE) keep = cc_triangle_dedupe_mask(&mf, t0, t1, t2, ref, flags);
+        if (!cc_surface_keep_feature(m, sb, x->shape_pose[sb], x->item->element, feature, t0, t1, t2, ref, flags))
+            return;
+        if (feature == CC_TRI_FACE) {
+            /* Meshes carry their face owners; a heightfield's come from the
+             * grid around the triangle's corners. */
+            if (m->shape_geom[sb].type == CC_SHAPE_HEIGHTFIELD) {
+                cc_hfield_ref h = cc_hfield_ref_of(m, sb);
+                flags |= cc_hfield_face_owners(&h, x->item->element);
+            }
+            keep = cc_triangle_dedupe_mask(&mf, t0, t1, t2, ref, flags);
+        }
     }
     for (int k = 0; k < mf.count; ++k)
         if (keep >> k & 1u)
-            cc_mesh_contact(x, mf.point[k], mf.normal, mf.distance[k], mf.offset[k],
-                            (unsigned)x->item->element * 8u + (unsigned)k);
+            cc_mesh_contact_within(x, mf.point[k], mf.normal, mf.distance[k], mf.offset[k],
+                                   (unsigned)x->item->element * 8u + (unsigned)k, threshold);
 }
 
 /* The two triangle families, each one function that its vote and emit

@@ -66,12 +66,20 @@
 /* Set on an edge or vertex contact with A beside the triangle, beyond that
  * feature (its normal tilted off the face), rather than above the face. */
 #define CC_TRI_OUTSIDE 8
+/* Set on a face contact that only this triangle reports (A's reference
+ * point over it, the witness on its boundary): never deduplicated. */
+#define CC_TRI_OVER 16
 
 /* Caller flags for cc_triangle_keep_feature (all 0: every edge shared and
  * treated as sharp). */
 #define CC_TRI_EDGE_OPEN(k) (1u << (k))          /* edge k has no neighbour */
 #define CC_TRI_EDGE_FLAT(k) (1u << (3 + (k)))    /* edge k's neighbour is coplanar or folds concavely */
 #define CC_TRI_VERTEX_OPEN(k) (1u << (6 + (k)))  /* vertex k lies on the surface's boundary */
+/* Ownership of face contacts (the points of a multi-point contact along
+ * the face normal), which only triangles in the same plane share: */
+#define CC_TRI_EDGE_COPLANAR(k) (1u << (9 + (k)))      /* edge k's neighbour lies in this plane */
+#define CC_TRI_FACE_VERTEX_OWNER(k) (1u << (12 + (k))) /* this triangle keeps face points at vertex k */
+#define CC_TRI_FACE_OWNERS (1u << 15)                  /* the two flags above are known */
 
 /* Tolerance bands (where a contact counts as on an edge or vertex):
  * relative to the distance from A's reference point to the feature, plus
@@ -432,7 +440,20 @@ CC_HD unsigned cc_triangle_dedupe_mask(const cc_manifold* m, cc_vec3 t0, cc_vec3
         cc_vec3 q = cc_v3_sub(cc_manifold_point_b(m, i), ref);
         float band;
         int kind = cc_tri_near_feature(q, rel, w, ref_coord, bound, &band);
-        if (kind >= 0 && !cc_triangle_keep_feature(kind, t0, t1, t2, ref, flags)) continue;
+        if (kind >= 0 && (flags & CC_TRI_FACE_OWNERS)) {
+            /* Only the triangles in this plane find the same point with
+             * the same normal: one of them keeps it. Across a sharp edge,
+             * or at a vertex where this plane's fan ends, the neighbours
+             * (often culled, A being behind them) never report it. */
+            if (kind >= CC_TRI_VERTEX0) {
+                if (!(flags & CC_TRI_FACE_VERTEX_OWNER(kind - CC_TRI_VERTEX0))) continue;
+            } else {
+                int k = kind - CC_TRI_EDGE0, j = k == 2 ? 0 : k + 1;
+                if ((flags & CC_TRI_EDGE_COPLANAR(k)) && !cc_triangle_edge_owner(w[k], w[j])) continue;
+            }
+        } else if (kind >= 0 && !cc_triangle_keep_feature(kind, t0, t1, t2, ref, flags)) {
+            continue;
+        }
         keep |= 1u << i;
     }
     return keep;
@@ -568,6 +589,62 @@ CC_HD_CALL cc_convex cc_triangle_prism_convex(cc_triangle_prism* pr, cc_vec3 p0,
     return c;
 }
 
+/* Whether point x projects along the unit front normal n into the
+ * triangle rel (same coordinates), its boundary and a band of `band` beyond
+ * it included (a point on a shared edge is over both triangles). */
+CC_HD int cc_tri_over_face(const cc_vec3* rel, cc_vec3 n, cc_vec3 x, float band)
+{
+    for (int k = 0; k < 3; ++k) {
+        cc_vec3 a = rel[k], e = cc_v3_sub(rel[k == 2 ? 0 : k + 1], a);
+        /* x on the inner side of edge a -> a + e, seen along n. */
+        if (cc_v3_dot(cc_v3_cross(e, cc_v3_sub(x, a)), n) < -band * cc_v3_length(e)) return 0;
+    }
+    return 1;
+}
+
+/* Depth of A over the triangle along its front normal n, when A crosses
+ * the face with its lowest point beyond the triangle: the smallest lift t
+ * along n after which A no longer meets the prism (bisection between 0,
+ * where it does, and -low_h, where A is above the plane; GJK tells which).
+ * Writes r as a one-point contact: normal -n, distance -t, the touching
+ * points on A and on the triangle's face. Returns 0 when GJK cannot tell. */
+#define CC_TRI_DEPTH_STEPS 32
+CC_HD_CALL int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 n, float low_h, cc_convex_result* r)
+{
+    float scale = a->extent + prism->extent;
+    float tol = 1.0e-6f * scale;
+    float lo = 0.0f, hi = -low_h + tol;
+    cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
+    for (int step = 0; step < CC_TRI_DEPTH_STEPS && hi - lo > tol; ++step) {
+        float mid = 0.5f * (lo + hi);
+        cc_vec3 shift = cc_v3_scale(n, -mid);
+        cc_gjk_result g;
+        cc_gjk(a, prism, shift, zero, 3.0e38f, tol, tol, &g);
+        /* Apart only when GJK's normal proves it (support points of both
+         * along it leave a gap): a stall near touching claims nothing. */
+        int apart = g.status == CC_GJK_SEPARATED &&
+                    cc_v3_dot(cc_support(prism, cc_v3_neg(g.normal)), g.normal) - cc_v3_dot(shift, cc_v3_neg(g.normal)) -
+                            cc_v3_dot(cc_support(a, g.normal), g.normal) >
+                        0.0f;
+        if (apart) hi = mid;
+        else lo = mid;
+    }
+    /* Just free: the closest points are the touching points. */
+    cc_gjk_result g;
+    cc_gjk(a, prism, cc_v3_scale(n, -hi), zero, 3.0e38f, 0.0f, tol, &g);
+    if (g.status != CC_GJK_SEPARATED) return 0;
+    r->normal = cc_v3_neg(n);
+    r->distance = -hi;
+    r->point_a = g.point_a;
+    r->point_b = cc_v3_madd(g.point_b, n, hi);
+    r->feature_a.count = 1;
+    r->feature_a.p[0] = r->point_a;
+    r->feature_b.count = 1;
+    r->feature_b.p[0] = r->point_b;
+    r->overlap_count = -1;
+    return 1;
+}
+
 /* Convex shape A (capsule, box, cylinder, cone, ellipsoid, convex hull)
  * against the triangle, through the convex route: GJK/MPR on A and the
  * triangle's backward prism (deeper than A can reach while its centre is
@@ -613,6 +690,26 @@ CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, 
     cc_convex b = cc_triangle_prism_convex(&prism, rel[0], rel[1], rel[2], n, depth);
     cc_convex_result r;
     if (!cc_convex_query(&a, &b, threshold, &r)) return CC_TRI_NONE;
+    /* A meets the prism: it crosses the triangle's face. The surface pushes
+     * it out along the face normal, by the depth of A below the plane over
+     * the triangle. The query's own answer may leave the prism through a
+     * side (a shape sunk deeper than the triangle is wide, or reaching
+     * under it from beside), which is no part of the surface. A shape
+     * apart from the prism keeps the query's closest points: over the face
+     * or beside an edge or vertex. */
+    int own_point = 0;
+    cc_vec3 tilt = cc_v3_madd(r.normal, n, -cc_v3_dot(r.normal, n));
+    if (r.distance < 0.0f && cc_v3_length(tilt) > CC_TRI_FACE_SIN) cc_convex_result_along(&a, &b, cc_v3_neg(n), &r);
+    /* A's lowest point, or its lowest edge or face, lies beyond the
+     * triangle (seen along n): the deepest point over the triangle is on
+     * its boundary, found as the lift that frees A. */
+    float band = cc_tri_band_bound(rel, w, cc_tri_abs_max(origin));
+    int beyond = r.feature_a.count == 1 ? !cc_tri_over_face(rel, n, low, band) : r.overlap_count == 0;
+    if (r.distance < 0.0f && beyond) {
+        if (!cc_tri_face_depth(&a, &b, n, low_h, &r)) return CC_TRI_NONE;
+        own_point = 1;
+    }
+    if (!(r.distance <= threshold)) return CC_TRI_NONE;
     /* Pushing A toward the back: not a front contact. */
     if (cc_v3_dot(r.normal, n) > CC_TRI_BACK_COS) return CC_TRI_NONE;
     /* Points below the front plane lie on the prism's sides or back, no
@@ -627,7 +724,12 @@ CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, 
     /* Feature: the face for a multi-point contact along the face normal;
      * else where the deepest point meets the triangle. */
     cc_vec3 lateral = cc_v3_madd(r.normal, n, -cc_v3_dot(r.normal, n));
-    if (max_points > 1 && !(cc_v3_length(lateral) > CC_TRI_FACE_SIN)) return CC_TRI_FACE;
+    int along_face = !(cc_v3_length(lateral) > CC_TRI_FACE_SIN);
+    /* The deepest point over the triangle on its boundary, A's lowest point
+     * beyond: no neighbour finds this point (theirs is their own deepest),
+     * so it is this triangle's, kept whatever the boundary's owners. */
+    if (own_point) return CC_TRI_FACE | CC_TRI_OVER;
+    if (max_points > 1 && along_face) return CC_TRI_FACE;
     int deepest = 0;
     for (int i = 1; i < m->count; ++i)
         if (m->distance[i] < m->distance[deepest]) deepest = i;

@@ -1,4 +1,5 @@
-// Meshes for the mesh tests: a closed box, an icosphere, a flat grid.
+// Meshes for the mesh tests: a closed box (plain or tessellated), an
+// icosphere, a flat grid.
 #pragma once
 
 #include <cmath>
@@ -25,6 +26,42 @@ inline MeshData box_mesh(cc_vec3 h)
     // Each face as a quad (a, b, c, d) counter-clockwise from outside.
     const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
     for (const auto& q : quads) m.triangles.insert(m.triangles.end(), {q[0], q[1], q[2], q[0], q[2], q[3]});
+    return m;
+}
+
+// The closed box [-h, h] with each face split into n x n quads (12 n^2
+// triangles, outward winding, vertices shared along the edges).
+inline MeshData tessellated_box_mesh(cc_vec3 h, int n)
+{
+    MeshData m;
+    std::map<std::vector<int>, int> index; // lattice coordinates 0..n per axis
+    auto vertex = [&](int i, int j, int k) {
+        std::vector<int> key = {i, j, k};
+        auto it = index.find(key);
+        if (it != index.end()) return it->second;
+        m.vertices.push_back({-h.x + 2.0f * h.x * i / n, -h.y + 2.0f * h.y * j / n, -h.z + 2.0f * h.z * k / n});
+        return index[key] = (int)m.vertices.size() - 1;
+    };
+    // Face (axis, side): lattice (u, v) over the other two axes, ordered so
+    // that u x v points outward.
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side = 0; side < 2; ++side) {
+            int ua = (axis + 1) % 3, va = (axis + 2) % 3;
+            if (!side) std::swap(ua, va);
+            for (int a = 0; a < n; ++a)
+                for (int c = 0; c < n; ++c) {
+                    int q[4][3];
+                    const int du[4] = {0, 1, 1, 0}, dv[4] = {0, 0, 1, 1};
+                    for (int k = 0; k < 4; ++k) {
+                        q[k][axis] = side ? n : 0;
+                        q[k][ua] = a + du[k];
+                        q[k][va] = c + dv[k];
+                    }
+                    int v0 = vertex(q[0][0], q[0][1], q[0][2]), v1 = vertex(q[1][0], q[1][1], q[1][2]);
+                    int v2 = vertex(q[2][0], q[2][1], q[2][2]), v3 = vertex(q[3][0], q[3][1], q[3][2]);
+                    m.triangles.insert(m.triangles.end(), {v0, v1, v2, v0, v2, v3});
+                }
+        }
     return m;
 }
 
