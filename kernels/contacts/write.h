@@ -35,7 +35,7 @@ CC_HD cc_contact_side cc_contact_side_of(int shape, const cc_shape_geometry* g)
 /* Largest core distance the writer can admit for the pair. */
 CC_HD float cc_core_threshold(cc_contact_side a, cc_contact_side b)
 {
-    return a.gap + b.gap + a.thickness + b.thickness;
+    return (a.gap + b.gap) + (a.thickness + b.thickness); /* the same bits in either order */
 }
 
 CC_HD cc_vec3 cc_to_body_frame(const cc_transform* body_pose, int body, cc_vec3 world_point)

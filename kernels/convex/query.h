@@ -699,16 +699,15 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
 
 /* Whether the witness shows n measurably short of its optimum. At an
  * optimum the witness points face each other along n and their distance
- * along n is n's separation; what a better normal could gain is about the
- * difference of the two distances plus a term for points that miss each
- * other by an offset across n. Two single points on smooth surfaces gain
- * that offset squared over twice the curvature radius (at least the
- * smaller shape's extent: a conservative guess). A point beside a straight
- * feature (an edge, a side line) gains the offset times the turn towards
- * it, as far as the point's normal cone reaches: wide at a corner or a
- * rim, nil where the point is the rim of a face that turns away. One probe
- * of that turn (sized to gain 20 tolerances) tells which. Two faces are
- * left to the polish, which makes their normal exact. */
+ * along n is n's separation; a better normal gains about the difference
+ * of the two distances, plus, for points that miss each other by an
+ * offset across n, the offset times a turn towards it less what the
+ * surfaces' curvature takes back: as far as a point's normal cone
+ * reaches, wide at a corner or a rim (a hull's vertex, a cylinder's rim
+ * beside an edge), nothing on two smooth surfaces whose offset is within
+ * rounding. One probe of that turn (sized to gain 20 tolerances; along
+ * the ridge of a straight feature too, either way) tells which. Two faces
+ * are left to the polish, which makes their normal exact. */
 CC_HD int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const cc_convex_result* r, cc_vec3 n, float sep,
                               float tol)
 {
@@ -719,12 +718,13 @@ CC_HD int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const cc_c
     if (fabsf(along - sep) > 10.0f * tol) return 1;
     cc_vec3 across = cc_v3_madd(d, n, -along);
     float across2 = cc_v3_length_sq(across);
-    if (ca == 1 && cb == 1) {
-        float radius = cc_maxf(cc_minf(a->extent, b->extent), tol);
-        return fabsf(along - sep) + 0.5f * across2 / radius > 10.0f * tol;
-    }
     float offset = sqrtf(across2);
     if (!(offset > 10.0f * tol)) return 0;
+    /* Single support points farther apart across n than the smaller shape
+     * is large sit on a crease of the larger (another of its vertices ties
+     * with the one supporting), not at its optimum: a turn towards the
+     * offset leaves the crease and loses, so no probe shows it. */
+    if (ca == 1 && cb == 1 && offset > cc_minf(a->extent, b->extent) && offset > 1000.0f * tol) return 1;
     float turn = cc_minf(20.0f * tol / offset, 0.1f);
     /* The turn along the ridge either way, and straight towards the offset
      * (a point past the end of a segment turns towards that end). */
@@ -855,14 +855,52 @@ CC_HD_CALL void cc_convex_pattern_climb(const cc_convex* a, const cc_convex* b, 
 }
 
 /* Settles an unsettled answer (cc_convex_unsettled): first along the ridge
- * of a straight feature, then by the pattern climb; each followed by the
- * polish and a new witness in r. */
+ * of a straight feature, then by the pattern climb, then from the best face
+ * normal of a box or hull; each followed by the polish and a new witness
+ * in r. */
+/* The face normals of a box or hull (B's reversed): when the answer is
+ * unsettled against a large polytope, the optimum is often one of its
+ * faces far from where a local search stands (a small shape near a big
+ * face, seen first from one of its far vertices). Moves n to the best of
+ * them when it separates more (returns 1). */
+CC_HD_CALL int cc_convex_face_jump(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep, int* evals)
+{
+    int moved = 0;
+    for (int k = 0; k < 2; ++k) {
+        const cc_convex* x = k == 0 ? a : b;
+        int faces = x->type == CC_SHAPE_BOX ? 6 : (x->type == CC_SHAPE_CONVEX_HULL ? x->hull.face_count : 0);
+        cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
+        for (int f = 0; f < faces; ++f) {
+            cc_vec3 local;
+            if (x->type == CC_SHAPE_BOX) {
+                float sgn = (f & 1) ? -1.0f : 1.0f;
+                local = cc_v3(f / 2 == 0 ? sgn : 0.0f, f / 2 == 1 ? sgn : 0.0f, f / 2 == 2 ? sgn : 0.0f);
+            } else {
+                local = cc_v3_normalize(cc_v3_mul(x->hull.faces[f].normal, inv));
+            }
+            cc_vec3 d = cc_frame_vector_out(&x->f, local);
+            if (k == 1) d = cc_v3_neg(d);
+            float sd = cc_convex_separation_along(a, b, d);
+            (*evals)++;
+            if (sd > *sep + 0.1f * tol) {
+                *sep = sd;
+                *n = d;
+                moved = 1;
+            }
+        }
+    }
+    return moved;
+}
+
 CC_HD void cc_convex_settle(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
                             cc_convex_result* r)
 {
-    for (int stage = 0; stage < 2 && cc_convex_unsettled(a, b, r, *n, *sep, tol); ++stage) {
-        if (stage == 0) cc_convex_ridge_climb(a, b, scale, tol, n, sep, &r->iterations);
-        else cc_convex_pattern_climb(a, b, scale, tol, n, sep, &r->iterations);
+    /* After a face jump the local stages run once more from the face. */
+    for (int stage = 0; stage < 5 && cc_convex_unsettled(a, b, r, *n, *sep, tol); ++stage) {
+        if (stage % 3 == 0) cc_convex_ridge_climb(a, b, scale, tol, n, sep, &r->iterations);
+        else if (stage % 3 == 1) cc_convex_pattern_climb(a, b, scale, tol, n, sep, &r->iterations);
+        else if (cc_convex_face_jump(a, b, tol, n, sep, &r->iterations)) /* then climb from the face */
+            cc_convex_climb(a, b, scale, tol, n, sep, &r->iterations, &r->feature_a, &r->feature_b);
         cc_convex_polish(a, b, n, sep, tol, &r->feature_a, &r->feature_b);
         r->point_a = cc_support(a, *n);
         r->point_b = cc_support(b, cc_v3_neg(*n));

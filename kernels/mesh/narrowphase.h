@@ -58,7 +58,7 @@ CC_HD int cc_mesh_kind_family(int kind)
 CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, cc_vec3 normal, float core_distance,
                           cc_vec3 offset, unsigned sub_key, const cc_transform* body_pose, cc_contact_sink sink)
 {
-    float d = core_distance - a.thickness - b.thickness;
+    float d = core_distance - (a.thickness + b.thickness);
     int row = cc_atomic_add_i32(sink.counter, 1);
     cc_contacts_view out = sink.rows;
     if (row >= out.capacity) return; /* counted for the overflow report */

@@ -54,7 +54,7 @@
  * this) describes a contact at the rim of a face-face configuration, where
  * the face manifold (with the face normal) is kept if it is as deep as the
  * edge pair, while the overlap is shallower than CC_BB_FACE_LIKE_DEPTH of
- * the pair's size: resting contacts keep four points rather than flipping
+ * the smaller box's size: resting contacts keep four points rather than flipping
  * to one, deeper ones report the exact edge normal. */
 #define CC_BB_FACE_LIKE_COS 0.995f
 #define CC_BB_FACE_LIKE_DEPTH 0.005f
@@ -79,6 +79,7 @@ typedef struct cc_bb_pair {
     float ta[3];      /* p_B - p_A in A's frame [m] */
     float tb[3];      /* p_B - p_A in B's frame [m] */
     float tol;        /* linear tolerance [m] */
+    float small;      /* the smaller box's sum of half extents [m] */
 } cc_bb_pair;
 
 /* Incident face clipped to the reference face, in the reference box's frame. */
@@ -134,6 +135,7 @@ CC_HD void cc_bb_pair_init(const cc_geom* a, const cc_geom* b, cc_bb_pair* bp)
         bp->tb[i] = cc_v3_dot(bp->bx[i], d);
         scale += bp->ha[i] + bp->hb[i];
     }
+    bp->small = cc_bb_minf(bp->ha[0] + bp->ha[1] + bp->ha[2], bp->hb[0] + bp->hb[1] + bp->hb[2]);
     bp->tol = CC_BB_LINEAR_TOL * scale;
 }
 
@@ -548,14 +550,17 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
         if (inside && se >= sf - bp.tol) {
             const cc_vec3* fa = clip.ref_is_b ? bp.bx : bp.ax;
             float slack = bp.tol;
-            int shallow = -se <= CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol;
+            int shallow = -se <= CC_BB_FACE_LIKE_DEPTH * bp.small;
             /* ... and only while the box lies nearly flat on the face: its
              * part beyond the face's rim dips below the face's plane by at
              * most half the shallow depth (a long box tilted a degree over
              * a face touches at one corner, with that corner's normal). */
             float dip = dface - sf;
-            if (shallow && fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
-                dface <= se + bp.tol && dip <= 0.5f * CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol) {
+            /* ... and the face manifold has an area to rest on (an edge or
+             * corner of a small box past a large one's rim clips to one or
+             * two points, which the edge pair's normal serves exactly). */
+            if (shallow && clip.n >= 3 && fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
+                dface <= se + bp.tol && dip <= 0.5f * CC_BB_FACE_LIKE_DEPTH * bp.small) {
                 cc_bb_face_commit(&bp, &clip, threshold, m);
             } else {
                 m->normal = ne;
@@ -575,7 +580,7 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
         cc_vec3 va, vb, nv;
         float dv = cc_bb_closest_vertex(&bp, &va, &vb, &nv);
         if (dv > CC_EPSILON_LENGTH &&
-            (dv < dface - bp.tol || dface - sf > 0.5f * CC_BB_FACE_LIKE_DEPTH / CC_BB_LINEAR_TOL * bp.tol)) {
+            (dv < dface - bp.tol || dface - sf > 0.5f * CC_BB_FACE_LIKE_DEPTH * bp.small)) {
             m->normal = nv;
             cc_manifold_add(m, cc_v3_scale(cc_v3_add(va, vb), 0.5f), dv, threshold);
             return;
@@ -583,12 +588,15 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
         cc_bb_face_commit(&bp, &clip, threshold, m);
         return;
     }
-    /* Overlapping but no route verified (rounding at a rim): keep what exists. */
-    if (clip.n > 0) {
-        cc_bb_face_commit(&bp, &clip, threshold, m);
-    } else if (edge >= 0) {
+    /* Overlapping but no route verified (rounding at a rim, or the edge
+     * pair's closest points at an end of an edge): the axis of the largest
+     * separation is the contact normal (SAT: it is the penetration), the
+     * edge pair's when that is an edge axis, else the face manifold. */
+    if (use_edge || (edge >= 0 && clip.n == 0)) {
         m->normal = ne;
         cc_manifold_add_pair(m, xa, xb, threshold);
+    } else if (clip.n > 0) {
+        cc_bb_face_commit(&bp, &clip, threshold, m);
     }
 }
 
