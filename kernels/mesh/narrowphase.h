@@ -383,6 +383,39 @@ CC_HD int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transform po
     return cc_surface_fan_owner(m, s, local, id, k, ref_local);
 }
 
+/* Half the diagonal of a surface's bounds [m]: its size for the reach. */
+CC_HD float cc_surface_extent(const cc_model_view* m, int s)
+{
+    cc_vec3 k = m->shape_geom[s].size;
+    if (m->shape_geom[s].type == CC_SHAPE_MESH) {
+        const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+        return 0.5f * cc_v3_length(cc_v3_mul(cc_v3_sub(d->upper, d->lower), k));
+    }
+    return cc_v3_length(cc_v3(k.x, k.y, 0.0f));
+}
+
+/* How far behind triangle `id` of surface s its solid can lie [m]: a
+ * mesh's bounds seen from the triangle's plane (nothing of the mesh is
+ * deeper), a heightfield's footprint (its ground goes on below). */
+CC_HD float cc_surface_reach(const cc_model_view* m, int s, int id)
+{
+    if (m->shape_geom[s].type != CC_SHAPE_MESH) return 2.0f * cc_surface_extent(m, s) * (1.0f + 1.0e-5f);
+    const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+    cc_mesh_triangle t = m->mesh_triangles[d->triangle_first + id];
+    cc_vec3 k = m->shape_geom[s].size;
+    cc_vec3 l0 = cc_v3_mul(m->mesh_vertices[t.v[0]], k), l1 = cc_v3_mul(m->mesh_vertices[t.v[1]], k),
+            l2 = cc_v3_mul(m->mesh_vertices[t.v[2]], k);
+    cc_vec3 n = cc_v3_normalize(cc_v3_cross(cc_v3_sub(l1, l0), cc_v3_sub(l2, l0)));
+    cc_vec3 c = cc_v3_mul(cc_v3_scale(cc_v3_add(d->lower, d->upper), 0.5f), k);
+    cc_vec3 h = cc_v3_abs(cc_v3_mul(cc_v3_scale(cc_v3_sub(d->upper, d->lower), 0.5f), k));
+    /* The lowest bounds corner under the plane: c.n - sum_i h_i |n_i|. */
+    float lowest = cc_v3_dot(c, n) - (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z));
+    float depth = cc_v3_dot(l0, n) - lowest;
+    /* A degenerate triangle has no plane: the whole extent. */
+    if (!(depth >= 0.0f)) depth = 2.0f * cc_surface_extent(m, s);
+    return depth * (1.0f + 1.0e-5f) + 1.0e-6f * cc_surface_extent(m, s);
+}
+
 /* Shape a (a primitive or hull) against one triangle of surface b. The
  * fingerprint of point k of the triangle's manifold is triangle * 8 + k. */
 CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
@@ -402,8 +435,9 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
     float threshold = cc_core_threshold(x->a, x->b) + CC_MESH_TOUCH_ROUNDING * coord;
     cc_manifold mf;
     mf.count = 0;
+    float reach = cc_surface_reach(m, sb, x->item->element);
     int feature = ta == CC_SHAPE_SPHERE ? cc_collide_sphere_triangle(&ga, t0, t1, t2, threshold, &mf)
-                                        : cc_collide_convex_triangle(&ga, ta, t0, t1, t2, threshold, &mf);
+                                        : cc_collide_convex_triangle_within(&ga, ta, t0, t1, t2, threshold, reach, &mf);
     unsigned keep = (1u << mf.count) - 1u;
     if (x->pass != CC_MESH_PASS_EMIT) {
         /* A contact on an edge or vertex shared by several triangles is
@@ -517,17 +551,6 @@ CC_HD int cc_surface_closest(const cc_model_view* m, int y, cc_transform pose, c
     *q = cc_tf_point(pose, bq);
     *n = cc_tf_vector(pose, bn);
     return 1;
-}
-
-/* Half the diagonal of a surface's bounds [m]: its size for the reach. */
-CC_HD float cc_surface_extent(const cc_model_view* m, int s)
-{
-    cc_vec3 k = m->shape_geom[s].size;
-    if (m->shape_geom[s].type == CC_SHAPE_MESH) {
-        const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
-        return 0.5f * cc_v3_length(cc_v3_mul(cc_v3_sub(d->upper, d->lower), k));
-    }
-    return cc_v3_length(cc_v3(k.x, k.y, 0.0f));
 }
 
 /* Vertices of mesh x (shape a when of_a, else b) against surface y. A

@@ -635,7 +635,9 @@ CC_HD_CALL int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_
     if (g.status != CC_GJK_SEPARATED) return 0;
     r->normal = cc_v3_neg(n);
     r->distance = -hi;
-    r->point_a = g.point_a;
+    /* A's touching point on its surface (GJK's own is a blend of support
+     * points, inside a curved shape); the prism's on its boundary. */
+    r->point_a = cc_support(a, g.normal);
     r->point_b = cc_v3_madd(g.point_b, n, hi);
     r->feature_a.count = 1;
     r->feature_a.p[0] = r->point_a;
@@ -663,8 +665,8 @@ CC_HD_CALL int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_
  * tilted off the face, the edge or vertex where the deepest point meets
  * the triangle, flagged CC_TRI_OUTSIDE. CC_TRI_NONE when nothing was
  * reported. */
-CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
-                                     float threshold, cc_manifold* m)
+CC_HD int cc_collide_convex_triangle_within(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+                                            float threshold, float reach, cc_manifold* m)
 {
     /* Pair coordinates relative to A's reference point, which is then the
      * origin: culling and vertex ownership use the same point. */
@@ -684,7 +686,11 @@ CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, 
     float low_h = cc_v3_dot(cc_v3_sub(low, p0), n);
     if (!(low_h <= threshold)) return CC_TRI_NONE;
     float size = cc_triangle_size(rel[0], rel[1], rel[2]);
-    float depth = 2.0f * a.extent + 1.0e-3f * size;
+    /* The prism reaches as deep as A can, but no deeper than the surface
+     * holds solid behind its face (`reach`): a large shape beside a small
+     * mesh would otherwise meet the prism far behind the mesh, where
+     * nothing is (phantom deep contacts). */
+    float depth = cc_minf(2.0f * a.extent, reach) + 1.0e-3f * size;
     if (!(depth > 0.0f) || !(depth < 3.0e38f)) return CC_TRI_NONE;
     cc_triangle_prism prism;
     cc_convex b = cc_triangle_prism_convex(&prism, rel[0], rel[1], rel[2], n, depth);
@@ -741,6 +747,13 @@ CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, 
     if (feature == CC_TRI_FACE && cc_v3_length(lateral) > CC_TRI_FACE_SIN)
         feature = cc_tri_nearest_boundary(qb, rel) | CC_TRI_OUTSIDE;
     return feature;
+}
+
+/* The same for a triangle of a surface of unknown extent. */
+CC_HD int cc_collide_convex_triangle(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+                                     float threshold, cc_manifold* m)
+{
+    return cc_collide_convex_triangle_within(ga, type_a, t0, t1, t2, threshold, 3.0e38f, m);
 }
 
 /* Ellipsoid A against the triangle: one contact, through the convex route

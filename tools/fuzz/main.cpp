@@ -1,5 +1,6 @@
-// cucontact-fuzz: the convex narrow phase against independent references
-// (tests/support/fuzz_pairs.h), route by route, with a table of findings.
+// cucontact-fuzz: the convex narrow phase and the mesh and heightfield
+// routes against independent references (tests/support/fuzz_pairs.h and
+// fuzz_surfaces.h), route by route, with a table of findings.
 //
 //   cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--examples]
 //   cucontact-fuzz --replay "<a pair as --examples prints it>"
@@ -12,7 +13,7 @@
 #include <cstring>
 #include <string>
 
-#include "tests/support/fuzz_pairs.h"
+#include "tests/support/fuzz_surfaces.h"
 
 static void print_contacts(const char* label, const std::vector<cc_contact>& cs)
 {
@@ -23,8 +24,32 @@ static void print_contacts(const char* label, const std::vector<cc_contact>& cs)
                     c.point0.x, c.point0.y, c.point0.z, c.point1.x, c.point1.y, c.point1.z);
 }
 
+static int replay_surface(const char* text, cc_device dev)
+{
+    ccfuzz::SurfacePair p;
+    if (!ccfuzz::parse_surface_pair(text, &p)) {
+        std::fprintf(stderr, "cucontact-fuzz: --replay could not read a surface pair from '%s'\n", text);
+        return 2;
+    }
+    std::string error;
+    std::vector<std::vector<cc_contact>> cs = ccfuzz::collide_surface_pairs({p}, dev, &error);
+    if (!error.empty()) {
+        std::fprintf(stderr, "cucontact-fuzz: %s\n", error.c_str());
+        return 2;
+    }
+    ccfuzz::Reference ref = ccfuzz::surface_reference(p);
+    double tol = ccfuzz::surface_tolerance(p);
+    std::printf("reference core distance %.9g normal (%.9g %.9g %.9g), tolerance %.3g, centre side %d\n", ref.distance,
+                ref.normal.x, ref.normal.y, ref.normal.z, tol, ccfuzz::centre_side(p, tol));
+    print_contacts("a-surface", cs[0]);
+    std::vector<ccfuzz::Finding> f = ccfuzz::score_surface(p, cs[0]);
+    for (const ccfuzz::Finding& x : f) std::printf("finding %s: %s\n", ccfuzz::check_name(x.check), x.detail.c_str());
+    return f.empty() ? 0 : 1;
+}
+
 static int replay(const char* text, cc_device dev)
 {
+    if (std::strstr(text, "; mesh box") || std::strstr(text, "; heightfield")) return replay_surface(text, dev);
     ccfuzz::Pair p;
     if (!ccfuzz::parse_pair(text, &p)) {
         std::fprintf(stderr, "cucontact-fuzz: --replay could not read a pair from '%s'; pass one '[class] A: ...; B: ...' line as --examples prints it\n", text);
@@ -59,11 +84,29 @@ static int type_of(const char* name)
     return -1;
 }
 
+static void print_row(const std::string& name, const ccfuzz::RouteTally& t, int examples, long* total_failures)
+{
+    std::printf("%-22s %9ld %9ld", name.c_str(), t.pairs, t.contacts);
+    double worst = 0;
+    for (int c = 0; c < ccfuzz::kChecks; ++c) {
+        std::printf(" %8ld", t.failures[c]);
+        *total_failures += t.failures[c];
+        worst = std::max(worst, t.worst[c]);
+    }
+    std::printf("  %.3g\n", worst);
+    if (examples) {
+        for (int c = 0; c < ccfuzz::kChecks; ++c)
+            if (t.failures[c]) std::printf("    worst %s: %s\n", ccfuzz::check_name(c), t.example[c].c_str());
+        for (const std::string& e : t.first) std::printf("    first %s\n", e.c_str());
+    }
+    std::fflush(stdout);
+}
+
 int main(int argc, char** argv)
 {
     long pairs = 100000;
     uint64_t seed = 1;
-    int only_a = -1, only_b = -1, examples = 0;
+    int only_a = -1, only_b = -1, only_surface = -1, examples = 0;
     cc_device dev = cc_device_cpu();
     const char* replay_text = nullptr;
     for (int i = 1; i < argc; ++i) {
@@ -79,12 +122,14 @@ int main(int argc, char** argv)
             std::string r = v;
             size_t dash = r.find('-');
             only_a = dash == std::string::npos ? -1 : type_of(r.substr(0, dash).c_str());
-            only_b = dash == std::string::npos ? -1 : type_of(r.substr(dash + 1).c_str());
-            if (only_a < 0 || only_b < 0) {
-                std::fprintf(stderr, "cucontact-fuzz: --route wants TYPE-TYPE (e.g. cylinder-cone), not '%s'\n", v);
+            std::string second = dash == std::string::npos ? "" : r.substr(dash + 1);
+            only_surface = second == "mesh" ? ccfuzz::kMeshBox : (second == "heightfield" ? ccfuzz::kTiltedHeightfield : -1);
+            only_b = only_surface >= 0 ? -1 : type_of(second.c_str());
+            if (only_a < 0 || (only_b < 0 && only_surface < 0)) {
+                std::fprintf(stderr, "cucontact-fuzz: --route wants TYPE-TYPE (e.g. cylinder-cone, box-mesh, capsule-heightfield), not '%s'\n", v);
                 return 2;
             }
-            if (only_a > only_b) std::swap(only_a, only_b);
+            if (only_surface < 0 && only_a > only_b) std::swap(only_a, only_b);
             ++i;
         } else if (a == "--help" || a == "-h") {
             std::printf("usage: cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--max-ratio R]\n"
@@ -102,7 +147,7 @@ int main(int argc, char** argv)
     std::printf("  worst excess (of the smaller size)\n");
     long total_failures = 0;
     for (auto route : ccfuzz::convex_routes()) {
-        if (only_a >= 0 && (route.first != only_a || route.second != only_b)) continue;
+        if (only_surface >= 0 || (only_a >= 0 && (route.first != only_a || route.second != only_b))) continue;
         ccfuzz::RouteTally t;
         std::string error;
         ccfuzz::fuzz_route(route.first, route.second, pairs, seed, dev, &t, &error);
@@ -112,20 +157,20 @@ int main(int argc, char** argv)
             total_failures++;
             continue;
         }
-        std::printf("%-22s %9ld %9ld", name.c_str(), t.pairs, t.contacts);
-        double worst = 0;
-        for (int c = 0; c < ccfuzz::kChecks; ++c) {
-            std::printf(" %8ld", t.failures[c]);
-            total_failures += t.failures[c];
-            worst = std::max(worst, t.worst[c]);
+        print_row(name, t, examples, &total_failures);
+    }
+    for (auto route : ccfuzz::surface_routes()) {
+        if (only_a >= 0 && (only_surface < 0 || route.first != only_a || route.second != only_surface)) continue;
+        ccfuzz::RouteTally t;
+        std::string error;
+        ccfuzz::fuzz_surface_route(route.first, route.second, pairs, seed, dev, &t, &error);
+        std::string name = std::string(cc_shape_type_name(route.first)) + "-" + ccfuzz::surface_name(route.second);
+        if (!error.empty()) {
+            std::printf("%-22s error: %s\n", name.c_str(), error.c_str());
+            total_failures++;
+            continue;
         }
-        std::printf("  %.3g\n", worst);
-        if (examples) {
-            for (int c = 0; c < ccfuzz::kChecks; ++c)
-                if (t.failures[c]) std::printf("    worst %s: %s\n", ccfuzz::check_name(c), t.example[c].c_str());
-            for (const std::string& e : t.first) std::printf("    first %s\n", e.c_str());
-        }
-        std::fflush(stdout);
+        print_row(name, t, examples, &total_failures);
     }
     return total_failures ? 1 : 0;
 }
