@@ -111,7 +111,7 @@ CC_HD float cc_convex_separation_along(const cc_convex* a, const cc_convex* b, c
 }
 
 /* The same with the support points in pair coordinates. */
-CC_HD float cc_convex_separation(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* pa, cc_vec3* pb)
+CC_HD_CALL float cc_convex_separation(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* pa, cc_vec3* pb)
 {
     cc_vec3 la, lb;
     float sep = cc_convex_separation_local(a, b, n, &la, &lb);
@@ -172,7 +172,7 @@ CC_HD cc_edge_view cc_feature_edge_view(const cc_convex* c, const cc_feature* f,
  * along the direction offer the exact candidates: a face normal of either
  * shape, or the cross product of two edges. The best of them replaces the
  * direction when it separates more. */
-CC_HD void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
+CC_HD_CALL void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, float tol,
                                 cc_feature* fa, cc_feature* fb, int* improved)
 {
     *improved = 0;
@@ -259,7 +259,7 @@ CC_HD_CALL int cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3*
 /* Line search from n along the tangent `dir`: grows the turn while sep
  * grows, shrinks it until sep grows. Returns the accepted turn (0: none)
  * and updates n, sep and the support points. */
-CC_HD float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float tol, cc_vec3 dir, float t,
+CC_HD_CALL float cc_convex_line_search(const cc_convex* a, const cc_convex* b, float tol, cc_vec3 dir, float t,
                                   cc_vec3* n, float* sep, cc_vec3* pa, cc_vec3* pb, int* evals)
 {
     float best_t = 0.0f;
@@ -708,7 +708,7 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
  * rounding. One probe of that turn (sized to gain 20 tolerances; along
  * the ridge of a straight feature too, either way) tells which. Two faces
  * are left to the polish, which makes their normal exact. */
-CC_HD int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const cc_convex_result* r, cc_vec3 n, float sep,
+CC_HD_CALL int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const cc_convex_result* r, cc_vec3 n, float sep,
                               float tol)
 {
     int ca = r->feature_a.count, cb = r->feature_b.count;
@@ -892,7 +892,7 @@ CC_HD_CALL int cc_convex_face_jump(const cc_convex* a, const cc_convex* b, float
     return moved;
 }
 
-CC_HD void cc_convex_settle(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
+CC_HD_CALL void cc_convex_settle(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n, float* sep,
                             cc_convex_result* r)
 {
     /* After a face jump the local stages run once more from the face. */

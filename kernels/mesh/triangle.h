@@ -428,7 +428,7 @@ CC_HD int cc_triangle_keep_feature_across(int feature, cc_vec3 t0, cc_vec3 t1, c
  * lies within a band. cc_triangle_dedupe_mask gives the same answer as a
  * bitmask of the points kept (bit i: point i), leaving the manifold as it
  * is, so that each point keeps its index. */
-CC_HD unsigned cc_triangle_dedupe_mask(const cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref,
+CC_HD_CALL unsigned cc_triangle_dedupe_mask(const cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref,
                                        unsigned flags)
 {
     cc_vec3 w[3] = {t0, t1, t2};
@@ -609,7 +609,7 @@ CC_HD int cc_tri_over_face(const cc_vec3* rel, cc_vec3 n, cc_vec3 x, float band)
  * Writes r as a one-point contact: normal -n, distance -t, the touching
  * points on A and on the triangle's face. Returns 0 when GJK cannot tell. */
 #define CC_TRI_DEPTH_STEPS 32
-CC_HD_CALL int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 n, float low_h, cc_convex_result* r)
+CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 n, float low_h, cc_convex_result* r)
 {
     float scale = a->extent + prism->extent;
     float tol = 1.0e-6f * scale;
@@ -665,37 +665,63 @@ CC_HD_CALL int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_
  * tilted off the face, the edge or vertex where the deepest point meets
  * the triangle, flagged CC_TRI_OUTSIDE. CC_TRI_NONE when nothing was
  * reported. */
-CC_HD int cc_collide_convex_triangle_within(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
-                                            float threshold, float reach, cc_manifold* m)
+/* The convex route's state between its two stages (setup and query, then
+ * the contact), kept in memory so that each stage compiles on its own
+ * registers: the GPU kernel's register count is the larger stage's, not
+ * their sum. */
+typedef struct cc_tri_convex {
+    cc_vec3 origin, n, low;
+    cc_vec3 w[3], rel[3];
+    float low_h, size, threshold;
+    int type_a;
+    cc_convex a, b;
+    cc_triangle_prism prism;
+    cc_convex_result r;
+} cc_tri_convex;
+
+/* Stage 1: culling, the prism and the convex query. Returns 0 when there
+ * is no contact (m then holds none). */
+CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+                                   float threshold, float reach, cc_manifold* m)
 {
     /* Pair coordinates relative to A's reference point, which is then the
      * origin: culling and vertex ownership use the same point. */
-    cc_vec3 origin = cc_triangle_reference(ga, type_a);
-    cc_vec3 w[3] = {t0, t1, t2};
-    cc_vec3 rel[3] = {cc_v3_sub(t0, origin), cc_v3_sub(t1, origin), cc_v3_sub(t2, origin)};
-    cc_vec3 p0 = rel[0], n;
+    q->origin = cc_triangle_reference(ga, type_a);
+    q->type_a = type_a;
+    q->threshold = threshold;
+    q->w[0] = t0;
+    q->w[1] = t1;
+    q->w[2] = t2;
+    for (int k = 0; k < 3; ++k) q->rel[k] = cc_v3_sub(q->w[k], q->origin);
     m->count = 0;
     m->normal = cc_v3(0.0f, 0.0f, -1.0f);
-    if (!cc_triangle_normal(rel[0], rel[1], rel[2], &n)) return CC_TRI_NONE;
+    if (!cc_triangle_normal(q->rel[0], q->rel[1], q->rel[2], &q->n)) return 0;
+    cc_vec3 n = q->n;
     m->normal = cc_v3_neg(n);
     /* Culling: the reference point behind the plane (NaN rejected too). */
-    if (!(cc_v3_dot(p0, n) <= 0.0f)) return CC_TRI_NONE;
-    cc_convex a = cc_convex_of(ga, type_a, origin);
+    if (!(cc_v3_dot(q->rel[0], n) <= 0.0f)) return 0;
+    q->a = cc_convex_of(ga, type_a, q->origin);
     /* A entirely farther from the plane than the threshold. */
-    cc_vec3 low = cc_support(&a, cc_v3_neg(n));
-    float low_h = cc_v3_dot(cc_v3_sub(low, p0), n);
-    if (!(low_h <= threshold)) return CC_TRI_NONE;
-    float size = cc_triangle_size(rel[0], rel[1], rel[2]);
+    q->low = cc_support(&q->a, cc_v3_neg(n));
+    q->low_h = cc_v3_dot(cc_v3_sub(q->low, q->rel[0]), n);
+    if (!(q->low_h <= threshold)) return 0;
+    q->size = cc_triangle_size(q->rel[0], q->rel[1], q->rel[2]);
     /* The prism reaches as deep as A can, but no deeper than the surface
      * holds solid behind its face (`reach`): a large shape beside a small
      * mesh would otherwise meet the prism far behind the mesh, where
      * nothing is (phantom deep contacts). */
-    float depth = cc_minf(2.0f * a.extent, reach) + 1.0e-3f * size;
-    if (!(depth > 0.0f) || !(depth < 3.0e38f)) return CC_TRI_NONE;
-    cc_triangle_prism prism;
-    cc_convex b = cc_triangle_prism_convex(&prism, rel[0], rel[1], rel[2], n, depth);
-    cc_convex_result r;
-    if (!cc_convex_query(&a, &b, threshold, &r)) return CC_TRI_NONE;
+    float depth = cc_minf(2.0f * q->a.extent, reach) + 1.0e-3f * q->size;
+    if (!(depth > 0.0f) || !(depth < 3.0e38f)) return 0;
+    q->b = cc_triangle_prism_convex(&q->prism, q->rel[0], q->rel[1], q->rel[2], n, depth);
+    return cc_convex_query(&q->a, &q->b, threshold, &q->r);
+}
+
+/* Stage 2: the contact of a query that found one. Returns the feature code
+ * (see cc_collide_convex_triangle_within). */
+CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
+{
+    cc_convex_result* r = &q->r;
+    cc_vec3 n = q->n;
     /* A meets the prism: it crosses the triangle's face. The surface pushes
      * it out along the face normal, by the depth of A below the plane over
      * the triangle. The query's own answer may leave the prism through a
@@ -704,32 +730,32 @@ CC_HD int cc_collide_convex_triangle_within(const cc_geom* ga, int type_a, cc_ve
      * apart from the prism keeps the query's closest points: over the face
      * or beside an edge or vertex. */
     int own_point = 0;
-    cc_vec3 tilt = cc_v3_madd(r.normal, n, -cc_v3_dot(r.normal, n));
-    if (r.distance < 0.0f && cc_v3_length(tilt) > CC_TRI_FACE_SIN) cc_convex_result_along(&a, &b, cc_v3_neg(n), &r);
+    cc_vec3 tilt = cc_v3_madd(r->normal, n, -cc_v3_dot(r->normal, n));
+    if (r->distance < 0.0f && cc_v3_length(tilt) > CC_TRI_FACE_SIN) cc_convex_result_along(&q->a, &q->b, cc_v3_neg(n), r);
     /* A's lowest point, or its lowest edge or face, lies beyond the
      * triangle (seen along n): the deepest point over the triangle is on
      * its boundary, found as the lift that frees A. */
-    float band = cc_tri_band_bound(rel, w, cc_tri_abs_max(origin));
-    int beyond = r.feature_a.count == 1 ? !cc_tri_over_face(rel, n, low, band) : r.overlap_count == 0;
-    if (r.distance < 0.0f && beyond) {
-        if (!cc_tri_face_depth(&a, &b, n, low_h, &r)) return CC_TRI_NONE;
+    float band = cc_tri_band_bound(q->rel, q->w, cc_tri_abs_max(q->origin));
+    int beyond = r->feature_a.count == 1 ? !cc_tri_over_face(q->rel, n, q->low, band) : r->overlap_count == 0;
+    if (r->distance < 0.0f && beyond) {
+        if (!cc_tri_face_depth(&q->a, &q->b, n, q->low_h, r)) return CC_TRI_NONE;
         own_point = 1;
     }
-    if (!(r.distance <= threshold)) return CC_TRI_NONE;
+    if (!(r->distance <= q->threshold)) return CC_TRI_NONE;
     /* Pushing A toward the back: not a front contact. */
-    if (cc_v3_dot(r.normal, n) > CC_TRI_BACK_COS) return CC_TRI_NONE;
+    if (cc_v3_dot(r->normal, n) > CC_TRI_BACK_COS) return CC_TRI_NONE;
     /* Points below the front plane lie on the prism's sides or back, no
      * part of the triangle: the manifold keeps the front face only. */
     cc_keep_side front;
     front.n = n;
-    front.p = p0;
-    front.tol = CC_WITNESS_MARGIN * (a.extent + size);
-    int max_points = cc_convex_max_points(type_a, CC_SHAPE_CONVEX_HULL);
-    cc_manifold_from_query(&r, &a, &b, max_points, origin, threshold, &front, m);
+    front.p = q->rel[0];
+    front.tol = CC_WITNESS_MARGIN * (q->a.extent + q->size);
+    int max_points = cc_convex_max_points(q->type_a, CC_SHAPE_CONVEX_HULL);
+    cc_manifold_from_query(r, &q->a, &q->b, max_points, q->origin, q->threshold, &front, m);
     if (m->count == 0) return CC_TRI_NONE;
     /* Feature: the face for a multi-point contact along the face normal;
      * else where the deepest point meets the triangle. */
-    cc_vec3 lateral = cc_v3_madd(r.normal, n, -cc_v3_dot(r.normal, n));
+    cc_vec3 lateral = cc_v3_madd(r->normal, n, -cc_v3_dot(r->normal, n));
     int along_face = !(cc_v3_length(lateral) > CC_TRI_FACE_SIN);
     /* The deepest point over the triangle on its boundary, A's lowest point
      * beyond: no neighbour finds this point (theirs is their own deepest),
@@ -739,14 +765,22 @@ CC_HD int cc_collide_convex_triangle_within(const cc_geom* ga, int type_a, cc_ve
     int deepest = 0;
     for (int i = 1; i < m->count; ++i)
         if (m->distance[i] < m->distance[deepest]) deepest = i;
-    cc_vec3 qb = cc_v3_sub(cc_manifold_point_b(m, deepest), origin);
-    cc_vec3 foot = cc_v3_madd(low, n, -low_h);
-    int feature = cc_triangle_feature(qb, foot, rel, w, cc_tri_abs_max(origin));
+    cc_vec3 qb = cc_v3_sub(cc_manifold_point_b(m, deepest), q->origin);
+    cc_vec3 foot = cc_v3_madd(q->low, n, -q->low_h);
+    int feature = cc_triangle_feature(qb, foot, q->rel, q->w, cc_tri_abs_max(q->origin));
     /* A normal tilted off the face is no face contact: the triangle's
      * boundary supports it, beside A rather than under it. */
     if (feature == CC_TRI_FACE && cc_v3_length(lateral) > CC_TRI_FACE_SIN)
-        feature = cc_tri_nearest_boundary(qb, rel) | CC_TRI_OUTSIDE;
+        feature = cc_tri_nearest_boundary(qb, q->rel) | CC_TRI_OUTSIDE;
     return feature;
+}
+
+CC_HD int cc_collide_convex_triangle_within(const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+                                            float threshold, float reach, cc_manifold* m)
+{
+    cc_tri_convex q;
+    if (!cc_tri_convex_query(&q, ga, type_a, t0, t1, t2, threshold, reach, m)) return CC_TRI_NONE;
+    return cc_tri_convex_contact(&q, m);
 }
 
 /* The same for a triangle of a surface of unknown extent. */
