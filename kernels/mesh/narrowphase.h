@@ -303,15 +303,16 @@ CC_HD int cc_surface_faces(const cc_model_view* m, int s, cc_transform pose, int
 /* Whether triangle `id` keeps a contact at its vertex k, for A's
  * reference point ref. The fan of triangles around the vertex is walked
  * both ways round from this one, to where it closes or an open edge ends
- * it. A fan triangle that faces ref with ref over its face has a face
- * contact of its own, nearer than the vertex: the vertex contact is
- * dropped. Otherwise the lowest-numbered triangle that faces ref keeps it
+ * it. When ref is A's core (a sphere's centre), a fan triangle that faces
+ * ref and is clearly nearer to it than the vertex has a contact of its
+ * own, nearer than the vertex: the vertex contact is dropped. Otherwise the lowest-numbered triangle that faces ref keeps it
  * (this one counts as facing: it reports). Ties of facing count as not
  * facing, so that a triangle in doubt never takes a contact from another.
  * (An owner chosen by position alone can be a culled triangle, which
  * reports nothing: a contact where a fan turns away from A was lost.) */
 #define CC_SURFACE_FAN_MAX 32
-CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform pose, int id, int k, cc_vec3 ref)
+CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform pose, int id, int k, cc_vec3 ref,
+                                    int ref_is_core)
 {
     int is_mesh = m->shape_geom[s].type == CC_SHAPE_MESH;
     const cc_mesh_triangle* tris = is_mesh ? m->mesh_triangles + m->meshes[m->shape_source[s]].triangle_first : 0;
@@ -339,11 +340,21 @@ CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform 
             cc_vec3 rel[3] = {cc_v3_sub(q[0], ref), cc_v3_sub(q[1], ref), cc_v3_sub(q[2], ref)}, n;
             if (cc_triangle_normal(rel[0], rel[1], rel[2], &n)) {
                 float band = CC_TRI_BAND_REL * cc_v3_length(rel[0]) + CC_TRI_BAND_COORD * cc_tri_abs_max(q[0]);
-                /* A lower-numbered facing triangle owns it, or a facing
-                 * one with ref over its face covers it: not this one's. */
-                if (-cc_v3_dot(rel[0], n) > band &&
-                    (next < id || cc_tri_over_face(rel, n, cc_v3(0.0f, 0.0f, 0.0f), -band)))
-                    return 0;
+                if (-cc_v3_dot(rel[0], n) > band) {
+                    /* A lower-numbered facing triangle owns it. */
+                    if (next < id) return 0;
+                    /* A sphere (ref is its core): a facing triangle
+                     * clearly nearer to it than the vertex (beyond the
+                     * band; a tie is no cover) reports that nearer contact,
+                     * which covers this one. (Another shape's nearest
+                     * points need not be its centre's.) */
+                    if (ref_is_core) {
+                        int region;
+                        cc_vec3 c = cc_triangle_closest_origin(rel[0], rel[1], rel[2], n, 1, &region);
+                        float to_vertex = cc_v3_length(rel[at]);
+                        if (cc_v3_length(c) < to_vertex - band) return 0;
+                    }
+                }
             }
             cur = next;
             corner = at;
@@ -360,7 +371,7 @@ CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform 
  * which reports nothing: a contact at a box's edge, or at a vertex where
  * a fan of faces turns away from A, was lost.) */
 CC_HD int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transform pose, int id, int feature, cc_vec3 t0,
-                                  cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, unsigned flags)
+                                  cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, int ref_is_core, unsigned flags)
 {
     if (feature < 0) return 0;
     int kind = feature & CC_TRI_KIND_MASK;
@@ -380,7 +391,7 @@ CC_HD int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transform po
     if ((feature & CC_TRI_OUTSIDE) && !(flags & (CC_TRI_EDGE_OPEN(k) | CC_TRI_EDGE_OPEN(kp))) &&
         (flags & CC_TRI_EDGE_FLAT(k)) && (flags & CC_TRI_EDGE_FLAT(kp)))
         return 0;
-    return cc_surface_fan_owner(m, s, local, id, k, ref_local);
+    return cc_surface_fan_owner(m, s, local, id, k, ref_local, ref_is_core);
 }
 
 /* Half the diagonal of a surface's bounds [m]: its size for the reach. */
@@ -445,14 +456,18 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
          * on a seam. */
         cc_vec3 ref = cc_triangle_reference(&ga, ta);
         unsigned flags = cc_surface_triangle_flags(m, sb, x->item->element);
-        if (!cc_surface_keep_feature(m, sb, x->shape_pose[sb], x->item->element, feature, t0, t1, t2, ref, flags))
+        if (!cc_surface_keep_feature(m, sb, x->shape_pose[sb], x->item->element, feature, t0, t1, t2, ref,
+                                     ta == CC_SHAPE_SPHERE, flags))
             return;
         if (feature == CC_TRI_FACE) {
             /* Meshes carry their face owners; a heightfield's come from the
              * grid around the triangle's corners. */
             if (m->shape_geom[sb].type == CC_SHAPE_HEIGHTFIELD) {
                 cc_hfield_ref h = cc_hfield_ref_of(m, sb);
-                flags |= cc_hfield_face_owners(&h, x->item->element);
+                /* Needed only for points at a vertex; none there, none
+                 * asks (and edges need only the coplanar flags). */
+                flags |= cc_triangle_points_near_vertices(&mf, t0, t1, t2, ref) ? cc_hfield_face_owners(&h, x->item->element)
+                                                                                 : CC_TRI_FACE_OWNERS;
             }
             keep = cc_triangle_dedupe_mask(&mf, t0, t1, t2, ref, flags);
         }

@@ -459,6 +459,21 @@ CC_HD_CALL unsigned cc_triangle_dedupe_mask(const cc_manifold* m, cc_vec3 t0, cc
     return keep;
 }
 
+/* Whether a point of the manifold lies within a vertex band of the
+ * triangle (the only points whose face owner must be known). */
+CC_HD int cc_triangle_points_near_vertices(const cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref)
+{
+    cc_vec3 w[3] = {t0, t1, t2};
+    cc_vec3 rel[3] = {cc_v3_sub(t0, ref), cc_v3_sub(t1, ref), cc_v3_sub(t2, ref)};
+    float bound = cc_tri_band_bound(rel, w, cc_tri_abs_max(ref));
+    for (int i = 0; i < m->count; ++i) {
+        cc_vec3 q = cc_v3_sub(cc_manifold_point_b(m, i), ref);
+        for (int k = 0; k < 3; ++k)
+            if (cc_v3_length_sq(cc_v3_sub(q, rel[k])) <= bound * bound) return 1;
+    }
+    return 0;
+}
+
 CC_HD int cc_triangle_dedupe_points(cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, unsigned flags)
 {
     unsigned keep = cc_triangle_dedupe_mask(m, t0, t1, t2, ref, flags);

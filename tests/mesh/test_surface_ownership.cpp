@@ -102,12 +102,16 @@ std::map<std::vector<float>, std::vector<std::pair<int, int>>> fans(const Surfac
 
 // At every vertex, of the triangles that pass their own culling for `ref`,
 // exactly one owns a contact at the vertex; none when a facing triangle of
-// the fan has ref over its face (its face contact is nearer), or when no
-// triangle faces ref.
+// the fan is nearer to ref than the vertex (its own contact is nearer), or
+// when no triangle faces ref. Fans where a triangle is nearer by less than
+// 1e-4 of the distance are ties within rounding and are not judged.
 void check_vertex_owners(const Surface& s, cc_vec3 ref, int* checked)
 {
     for (const auto& f : fans(s)) {
-        int facing = 0, owners = 0, over = 0;
+        int facing = 0, owners = 0, over = 0, tie = 0;
+        std::vector<std::pair<int, int>> reporting;
+        cc_vec3 vertex = cc_v3(f.first[0], f.first[1], f.first[2]);
+        float to_vertex = cc_v3_length(cc_v3_sub(vertex, ref));
         for (auto [t, k] : f.second) {
             cc_vec3 p[3], n;
             cc_surface_triangle(&s.view, 0, s.pose, t, &p[0], &p[1], &p[2]);
@@ -115,15 +119,15 @@ void check_vertex_owners(const Surface& s, cc_vec3 ref, int* checked)
             if (!cc_triangle_normal(rel[0], rel[1], rel[2], &n)) continue;
             if (!(cc_v3_dot(rel[0], n) <= 0.0f)) continue; // culled: reports nothing
             ++facing;
-            // With ref over its face a triangle reports a face contact,
-            // never one at this vertex.
-            if (cc_tri_over_face(rel, n, cc_v3(0, 0, 0), 0.0f)) {
-                ++over;
-                continue;
-            }
-            owners += cc_surface_fan_owner(&s.view, 0, s.pose, t, k, ref);
+            int region;
+            float to_triangle = cc_v3_length(cc_triangle_closest_origin(rel[0], rel[1], rel[2], n, 1, &region));
+            if (to_triangle < to_vertex * (1.0f - 1.0e-4f)) ++over;
+            else if (to_triangle < to_vertex * (1.0f - 1.0e-6f)) ++tie;
+            else reporting.push_back({t, k}); // nearest to ref at this vertex: it asks
+
         }
-        if (facing == 0) continue;
+        if (facing == 0 || (tie && !over)) continue;
+        for (auto [t, k] : reporting) owners += cc_surface_fan_owner(&s.view, 0, s.pose, t, k, ref, 1);
         ++*checked;
         if (over) {
             EXPECT_EQ(owners, 0) << "vertex " << f.first[0] << " " << f.first[1] << " " << f.first[2];
