@@ -99,6 +99,7 @@ cc_status cc_cuda_mesh_group(const cc_pass_view* v, cudaStream_t s);
  * vote (with reduction); 1: write the kept contacts. */
 cc_status cc_cuda_mesh_sphere_items(const cc_pass_view* v, int emit, cudaStream_t s);
 cc_status cc_cuda_mesh_convex_items(const cc_pass_view* v, int emit, cudaStream_t s);
+cc_status cc_cuda_mesh_convex_emit(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_vertex_items(const cc_pass_view* v, int emit, cudaStream_t s);
 /* Stable radix sort of n (key, value) pairs with caller-provided scratch. */
 cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,

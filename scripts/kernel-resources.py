@@ -3,7 +3,7 @@
 build, checked against the kernels' budgets.
 
 The build writes ptxas's report of each CUDA object to <object>.resources
-(cmake/nvcc-resources.sh), with the object's compile time. This script reads
+(cmake/nvcc-resources.sh), with the processor seconds its compile took. This script reads
 those reports, counts each kernel's SASS instructions with cuobjdump (found
 on PATH or in the CUDA toolkit, else installed from PyPI into a virtual
 environment under the build directory; without it the column reads n/a),
@@ -14,7 +14,9 @@ prints one table, and exits 1 when a budget is exceeded:
   heavy kernels (GJK/MPR pairs, convex shapes on triangles, mesh vertices
       against surfaces): at most 168 registers;
   every kernel and every function it calls: no spills;
-  every translation unit: at most 90 s to compile on this machine.
+  every translation unit: at most 90 s of processor time to compile, every
+      architecture of the build included (on one core of this machine: what
+      its compile takes when the build runs the units side by side).
 
 Usage: scripts/kernel-resources.py [BUILD_DIR] [--arch sm_90] [--markdown]
 """
@@ -191,7 +193,7 @@ def main():
     longest = max(unit_times, key=lambda u: u[1]) if unit_times else None
     total = sum(t for _, t in unit_times)
     print(f"\n{len(rows)} kernels for {args.arch} in {len(unit_times)} translation units; "
-          f"compile time {total:.0f} s in all, longest {longest[0]} {longest[1]:.0f} s" if longest else "")
+          f"compile time {total:.0f} processor s in all, longest {longest[0]} {longest[1]:.0f} s" if longest else "")
     if breaches:
         print("\nOVER BUDGET:")
         for b in breaches:

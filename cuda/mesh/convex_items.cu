@@ -1,8 +1,9 @@
-// Mesh work items on the GPU: other convex shapes against triangles, through GJK/MPR.
+// Mesh work items on the GPU: other convex shapes against triangles, through
+// GJK/MPR; the first pass here, the emit pass in convex_emit.cu.
 #include "cuda/mesh/items.cuh"
 
 cc_status cc_cuda_mesh_convex_items(const cc_pass_view* v, int emit, cudaStream_t s)
 {
-    const char* what = emit ? "mesh convex emit kernel" : "mesh convex item kernel";
-    return cc_cuda_mesh_family<CC_MESH_FAMILY_CONVEX>(v, emit, what, s);
+    if (emit) return cc_cuda_mesh_convex_emit(v, s);
+    return cc_cuda_mesh_items_pass<CC_MESH_FAMILY_CONVEX>(v, "mesh convex item kernel", s);
 }

@@ -2,7 +2,9 @@
 // translation unit per family: cuda/mesh/*_items.cu): the first pass over
 // the items (write, or vote when reducing) and the emit pass over the
 // reduction slots. Both call the family's one item function, so a kept
-// contact is recomputed by the same code that voted for it.
+// contact is recomputed by the same code that voted for it. A family whose
+// item function is large compiles its two kernels in two units
+// (convex_items.cu, convex_emit.cu), which nvcc then builds side by side.
 #ifndef CC_CUDA_MESH_ITEMS_CUH
 #define CC_CUDA_MESH_ITEMS_CUH
 
@@ -30,16 +32,20 @@ __global__ void cc_mesh_emit_kernel(const __grid_constant__ cc_pass_view v)
                              cc_pass_contact_sink(&v), Family);
 }
 
-/* emit = 0: write or vote (with reduction); 1: write the kept contacts. */
+/* The first pass: write, or vote when reducing. */
 template <int Family>
-static cc_status cc_cuda_mesh_family(const cc_pass_view* v, int emit, const char* what, cudaStream_t s)
+static cc_status cc_cuda_mesh_items_pass(const cc_pass_view* v, const char* what, cudaStream_t s)
 {
-    if (emit) {
-        unsigned grid = cc_grid_for((int64_t)v->mesh.block_capacity * CC_REDUCE_SLOTS);
-        return cc_launch(what, cc_mesh_emit_kernel<Family>, grid, s, *v);
-    }
     int pass = v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
     return cc_launch(what, cc_mesh_items_kernel<Family>, cc_grid_for(v->mesh.item_capacity), s, *v, pass);
+}
+
+/* The emit pass: write the kept contacts. */
+template <int Family>
+static cc_status cc_cuda_mesh_emit_pass(const cc_pass_view* v, const char* what, cudaStream_t s)
+{
+    unsigned grid = cc_grid_for((int64_t)v->mesh.block_capacity * CC_REDUCE_SLOTS);
+    return cc_launch(what, cc_mesh_emit_kernel<Family>, grid, s, *v);
 }
 
 #endif

@@ -3,6 +3,6 @@
 
 cc_status cc_cuda_mesh_sphere_items(const cc_pass_view* v, int emit, cudaStream_t s)
 {
-    const char* what = emit ? "mesh sphere emit kernel" : "mesh sphere item kernel";
-    return cc_cuda_mesh_family<CC_MESH_FAMILY_SPHERE>(v, emit, what, s);
+    if (emit) return cc_cuda_mesh_emit_pass<CC_MESH_FAMILY_SPHERE>(v, "mesh sphere emit kernel", s);
+    return cc_cuda_mesh_items_pass<CC_MESH_FAMILY_SPHERE>(v, "mesh sphere item kernel", s);
 }

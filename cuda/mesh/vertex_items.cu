@@ -3,6 +3,6 @@
 
 cc_status cc_cuda_mesh_vertex_items(const cc_pass_view* v, int emit, cudaStream_t s)
 {
-    const char* what = emit ? "mesh vertex emit kernel" : "mesh vertex item kernel";
-    return cc_cuda_mesh_family<CC_MESH_FAMILY_VERTICES>(v, emit, what, s);
+    if (emit) return cc_cuda_mesh_emit_pass<CC_MESH_FAMILY_VERTEX>(v, "mesh vertex emit kernel", s);
+    return cc_cuda_mesh_items_pass<CC_MESH_FAMILY_VERTEX>(v, "mesh vertex item kernel", s);
 }
