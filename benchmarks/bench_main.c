@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "benchmarks/scenes.h"
+#include "benchmarks/settle.h"
 
 #define MAX_LIST 16
 
@@ -39,6 +40,7 @@ typedef struct options {
     int deterministic;
     cc_contact_matching matching;
     int no_reduce;
+    double seconds; /* settle: simulated time */
 } options;
 
 typedef struct run_result {
@@ -87,15 +89,16 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: cucontact-bench [options]\n"
-            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain, sphere-mesh or all (default all)\n"
+            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain, sphere-mesh, settle or all (default all)\n"
             "  --device cpu|cuda[:N] backend (default cpu)\n"
             "  --worlds W[,W...]     worlds per scene; a list prints a scaling table\n"
-            "                        (default 64; sap: 1, mesh: 8, terrain: 32, sphere-mesh: 256)\n"
+            "                        (default 64; sap: 1, mesh: 8, terrain: 32, sphere-mesh: 256, settle: 16)\n"
             "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000,\n"
             "                        terrain and sphere-mesh 16; mesh: 16 primitives on its wavy tile besides its 5 meshes\n"
-            "                        and 3 primitives)\n"
+            "                        and 3 primitives; settle 40 bodies)\n"
             "  --broad-phase B       auto, nxn, sap or explicit (default auto)\n"
             "  --repeat R            passes timed per run (default 10)\n"
+            "  --seconds S           settle: simulated seconds with each integrator (default 10)\n"
             "  --density D           sap: volume fraction filled by boxes (default 0.1)\n"
             "  --gap G               detection gap of every shape in metres (default 0.01)\n"
             "  --routes              print candidate pairs and ns per pair for each route\n"
@@ -128,6 +131,7 @@ static int parse_options(int argc, char** argv, options* o)
     o->device = cc_device_cpu();
     o->broad_phase = CC_BROAD_PHASE_AUTO;
     o->repeat = 10;
+    o->seconds = 10.0;
     o->density = 0.1f;
     o->gap = 0.01f;
     for (int i = 1; i < argc; ++i) {
@@ -190,6 +194,13 @@ static int parse_options(int argc, char** argv, options* o)
                 fprintf(stderr, "cucontact-bench: unknown broad phase '%s' (auto, nxn, sap, explicit)\n", v);
                 return 0;
             }
+        } else if (!strcmp(a, "--seconds")) {
+            i++;
+            o->seconds = atof(v);
+            if (!(o->seconds > 0.0 && o->seconds <= 1000.0)) {
+                fprintf(stderr, "cucontact-bench: --seconds wants a number of seconds in (0, 1000]\n");
+                return 0;
+            }
         } else if (!strcmp(a, "--repeat")) {
             i++;
             o->repeat = atoi(v);
@@ -244,6 +255,7 @@ static int default_shapes(bench_scene s)
     case SCENE_MESH: return 16;
     case SCENE_TERRAIN:
     case SCENE_SPHERE_MESH: return 16;
+    case SCENE_SETTLE: return 40;
     default: return 10000;
     }
 }
@@ -254,6 +266,7 @@ static int default_worlds(bench_scene s)
     case SCENE_MESH: return 8;
     case SCENE_TERRAIN: return 32;
     case SCENE_SPHERE_MESH: return 256;
+    case SCENE_SETTLE: return 16;
     default: return 64;
     }
 }
@@ -299,7 +312,7 @@ static cc_status create_objects(const options* o, bench_scene scene, int worlds,
                                 scene_objects* s)
 {
     memset(s, 0, sizeof *s);
-    scene_params sp = {worlds, shapes, o->density, o->gap, 0};
+    scene_params sp = {worlds, shapes, o->density, o->gap, 0, NULL};
     cc_builder_def bd = cc_default_builder_def();
     cc_status st = cc_builder_create(&bd, &s->builder);
     if (st == CC_OK) st = scene_build(scene, &sp, s->builder);
@@ -680,6 +693,10 @@ int main(int argc, char** argv)
             for (int sj = 0; sj < sn; ++sj) {
                 if (o.cross_check) {
                     failures += !cross_check(&o, scene, wl[wi], sl[sj]);
+                    continue;
+                }
+                if (scene == SCENE_SETTLE) {
+                    failures += bench_settle(o.device, wl[wi], sl[sj], o.seconds, o.deterministic);
                     continue;
                 }
                 run_result r;

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap", "convex", "mesh", "terrain", "sphere-mesh"};
+static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap", "convex", "mesh", "terrain", "sphere-mesh", "settle"};
 
 const char* scene_name(bench_scene s) { return names[s]; }
 
@@ -72,9 +72,10 @@ float scene_rng_uniform(scene_rng* r, float lo, float hi)
         if (s_ != CC_OK) return s_;      \
     } while (0)
 
-static cc_shape_def shape_def(float gap)
+static cc_shape_def shape_def(const scene_params* p)
 {
-    cc_shape_def d = cc_default_shape_def();
+    cc_shape_def d = p->shape ? *p->shape : cc_default_shape_def();
+    float gap = p->gap;
     d.gap = gap;
     return d;
 }
@@ -87,9 +88,9 @@ static int dynamic_body(cc_builder* b, cc_vec3 p, cc_quat q, int* body)
     return cc_builder_add_body(b, &d, body);
 }
 
-static cc_status add_ground(cc_builder* b, float gap)
+static cc_status add_ground(cc_builder* b, const scene_params* p)
 {
-    cc_shape_def d = shape_def(gap);
+    cc_shape_def d = shape_def(p);
     return cc_builder_add_plane(b, CC_BODY_WORLD, 0.0f, 0.0f, &d, NULL);
 }
 
@@ -103,12 +104,12 @@ static cc_status build_spheres(const scene_params* p, cc_builder* b)
 {
     const float r = 0.05f;
     cc_quat id = {0, 0, 0, 1};
-    CHECK(add_ground(b, p->gap));
+    CHECK(add_ground(b, p));
     cc_builder* env;
     cc_builder_def bd = cc_default_builder_def();
     CHECK(cc_builder_create(&bd, &env));
     int side = grid_side(p->shapes);
-    cc_shape_def d = shape_def(p->gap);
+    cc_shape_def d = shape_def(p);
     cc_status s = CC_OK;
     for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
         cc_vec3 pos = {2.0f * r * (float)(i % side), 2.0f * r * (float)(i / side), r};
@@ -122,14 +123,14 @@ static cc_status build_spheres(const scene_params* p, cc_builder* b)
 }
 
 /* Static walls around a bin of cols_x by cols_y cells of size cx, cy. */
-static cc_status add_bin_walls(cc_builder* b, float width, float depth, float height, float gap)
+static cc_status add_bin_walls(cc_builder* b, float width, float depth, float height, const scene_params* p)
 {
     const float t = 0.05f; /* wall half thickness */
     cc_body_def bd = cc_default_body_def();
     bd.is_static = 1;
     int wall;
     CHECK(cc_builder_add_body(b, &bd, &wall));
-    cc_shape_def d = shape_def(gap);
+    cc_shape_def d = shape_def(p);
     cc_vec3 hx = {t, 0.5f * depth + 2 * t, 0.5f * height};
     cc_vec3 hy = {0.5f * width, t, 0.5f * height};
     d.local.p = (cc_vec3){-t, 0.5f * depth, 0.5f * height};
@@ -146,7 +147,7 @@ static cc_status add_bin_walls(cc_builder* b, float width, float depth, float he
 static cc_status build_pile(const scene_params* p, cc_builder* b)
 {
     const float cx = 0.2f, cy = 0.1f, cz = 0.1f;
-    CHECK(add_ground(b, p->gap));
+    CHECK(add_ground(b, p));
     cc_builder* env;
     cc_builder_def bd = cc_default_builder_def();
     CHECK(cc_builder_create(&bd, &env));
@@ -155,9 +156,9 @@ static cc_status build_pile(const scene_params* p, cc_builder* b)
     if (per_layer < 1) per_layer = 1;
     int nx = (int)ceilf(sqrtf((float)per_layer * 0.5f)), ny = (per_layer + nx - 1) / nx;
     int layers = (p->shapes + nx * ny - 1) / (nx * ny);
-    cc_status s = add_bin_walls(env, nx * cx, ny * cy, layers * cz, p->gap);
+    cc_status s = add_bin_walls(env, nx * cx, ny * cy, layers * cz, p);
     scene_rng rng = {p->seed ? p->seed : 12345u};
-    cc_shape_def d = shape_def(p->gap);
+    cc_shape_def d = shape_def(p);
     cc_quat id = {0, 0, 0, 1};
     /* Capsules lie along x: rotate local z onto x (90 degrees about y). */
     cc_quat along_x = {0.0f, 0.70710678f, 0.0f, 0.70710678f};
@@ -188,7 +189,7 @@ static cc_status build_sap(const scene_params* p, cc_builder* b)
     /* Mean box volume with half extents uniform in [0.05, 0.1]: (2*0.075)^3. */
     float mean_volume = 0.003375f;
     float side = cbrtf((float)p->shapes * mean_volume / (p->density > 0 ? p->density : 0.1f));
-    cc_shape_def d = shape_def(p->gap);
+    cc_shape_def d = shape_def(p);
     cc_status s = CC_OK;
     for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
         cc_vec3 pos = {scene_rng_uniform(&rng, 0, side), scene_rng_uniform(&rng, 0, side),
@@ -239,7 +240,7 @@ static cc_quat jitter_rotation(scene_rng* rng)
 static cc_status build_convex(const scene_params* p, cc_builder* b)
 {
     const float cell = 0.2f, h = 0.5f * cell;
-    CHECK(add_ground(b, p->gap));
+    CHECK(add_ground(b, p));
     cc_builder* env;
     cc_builder_def bd = cc_default_builder_def();
     CHECK(cc_builder_create(&bd, &env));
@@ -249,7 +250,7 @@ static cc_status build_convex(const scene_params* p, cc_builder* b)
     int side = (int)ceilf(cbrtf((float)p->shapes));
     if (side < 1) side = 1;
     scene_rng rng = {p->seed ? p->seed : 4242u};
-    cc_shape_def d = shape_def(p->gap);
+    cc_shape_def d = shape_def(p);
     /* Capsules lie along x: rotate local z onto x (90 degrees about y). */
     cc_quat along_x = {0.0f, 0.70710678f, 0.0f, 0.70710678f};
     for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
@@ -273,6 +274,59 @@ static cc_status build_convex(const scene_params* p, cc_builder* b)
         case 3: s = cc_builder_add_cylinder(env, body, h, h, &d, NULL); break;
         case 4: s = cc_builder_add_cone(env, body, h, h, &d, NULL); break;
         case 5: s = cc_builder_add_ellipsoid(env, body, (cc_vec3){h, 0.8f * h, h}, &d, NULL); break;
+        default: s = cc_builder_add_convex_hull(env, body, hull, (cc_vec3){1.0f, 1.0f, 1.0f}, &d, NULL); break;
+        }
+    }
+    if (s == CC_OK) s = cc_builder_replicate(b, env, p->worlds, NULL);
+    cc_builder_destroy(env);
+    return s;
+}
+
+/* A pile dropped into a bin: the seven convex kinds of the convex scene,
+ * 4 to 5 cm across, turned by up to 20 degrees about each axis, in layers of
+ * a 4 x 4 grid of 12 cm cells from 10 cm up inside static walls, so that
+ * they fall, hit the ground, the walls and each other, and come to rest. */
+static cc_status build_settle(const scene_params* p, cc_builder* b)
+{
+    const float cell = 0.12f, h = 0.025f;
+    CHECK(add_ground(b, p));
+    cc_builder* env;
+    cc_builder_def bd = cc_default_builder_def();
+    CHECK(cc_builder_create(&bd, &env));
+    int hull = -1;
+    cc_status s = add_cuboctahedron(env, h, &hull);
+    int layers = (p->shapes + 15) / 16;
+    if (s == CC_OK) s = add_bin_walls(env, 4.0f * cell, 4.0f * cell, 0.1f * (float)layers + 0.1f, p);
+    scene_rng rng = {p->seed ? p->seed : 2024u};
+    cc_shape_def d = shape_def(p);
+    cc_quat along_x = {0.0f, 0.70710678f, 0.0f, 0.70710678f};
+    const float a = 0.17f; /* sin of half of 20 degrees */
+    for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
+        int ix = i % 4, iy = (i / 4) % 4, iz = i / 16;
+        cc_vec3 c = {(ix + 0.5f) * cell + scene_rng_uniform(&rng, -0.01f, 0.01f),
+                     (iy + 0.5f) * cell + scene_rng_uniform(&rng, -0.01f, 0.01f), 0.1f + 0.1f * (float)iz};
+        cc_quat q = {scene_rng_uniform(&rng, -a, a), scene_rng_uniform(&rng, -a, a), scene_rng_uniform(&rng, -a, a),
+                     1.0f};
+        float n = sqrtf(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+        q.x /= n;
+        q.y /= n;
+        q.z /= n;
+        q.w /= n;
+        int kind = i % 7, body;
+        s = dynamic_body(env, c, q, &body);
+        if (s != CC_OK) break;
+        switch (kind) {
+        case 0: s = cc_builder_add_sphere(env, body, h, &d, NULL); break;
+        case 1: {
+            cc_shape_def dc = d;
+            dc.local.q = along_x;
+            s = cc_builder_add_capsule(env, body, 0.6f * h, h, &dc, NULL);
+            break;
+        }
+        case 2: s = cc_builder_add_box(env, body, (cc_vec3){h, 0.8f * h, 0.6f * h}, &d, NULL); break;
+        case 3: s = cc_builder_add_cylinder(env, body, h, 0.7f * h, &d, NULL); break;
+        case 4: s = cc_builder_add_cone(env, body, h, h, &d, NULL); break;
+        case 5: s = cc_builder_add_ellipsoid(env, body, (cc_vec3){h, 0.7f * h, 0.5f * h}, &d, NULL); break;
         default: s = cc_builder_add_convex_hull(env, body, hull, (cc_vec3){1.0f, 1.0f, 1.0f}, &d, NULL); break;
         }
     }
@@ -502,7 +556,7 @@ static cc_status build_mesh(const scene_params* p, cc_builder* b)
     const float tile_scale = 2.0f;
     const cc_vec3 tile_at = {0.0f, 0.3f + 0.5f * tile_scale, 0.05f};
     cc_quat id = {0, 0, 0, 1};
-    CHECK(add_ground(b, p->gap));
+    CHECK(add_ground(b, p));
     cc_builder* env;
     cc_builder_def bd = cc_default_builder_def();
     CHECK(cc_builder_create(&bd, &env));
@@ -512,7 +566,7 @@ static cc_status build_mesh(const scene_params* p, cc_builder* b)
     if (s == CC_OK) s = add_box_mesh(env, 12, &box_mesh);
     if (s == CC_OK) s = add_wavy_tile(env, 100, &tile_mesh);
     scene_rng rng = {p->seed ? p->seed : 9001u};
-    cc_shape_def d = shape_def(p->gap);
+    cc_shape_def d = shape_def(p);
     /* The sphere meshes lie with their poles along y, so that the shapes on
      * and under them meet the even triangles of the equator, not a pole's fan. */
     cc_quat poles_y = {0.70710678f, 0.0f, 0.0f, 0.70710678f};
@@ -574,7 +628,7 @@ static cc_status build_sphere_mesh(const scene_params* p, cc_builder* b)
     const float r = 0.05f, depth = 0.0005f, tile_scale = 2.0f;
     int tile = -1;
     cc_status s = add_wavy_tile(b, 100, &tile);
-    cc_shape_def d = shape_def(p->gap);
+    cc_shape_def d = shape_def(p);
     cc_shape_def g = d;
     g.world = CC_WORLD_GLOBAL;
     if (s == CC_OK) s = cc_builder_add_mesh(b, CC_BODY_WORLD, tile, (cc_vec3){tile_scale, tile_scale, 1.0f}, &g, NULL);
@@ -639,7 +693,7 @@ static cc_status build_terrain(const scene_params* p, cc_builder* b)
     free(heights);
     if (s != CC_OK) return s;
     {
-        cc_shape_def d = shape_def(p->gap);
+        cc_shape_def d = shape_def(p);
         d.world = CC_WORLD_GLOBAL;
         CHECK(cc_builder_add_heightfield(b, CC_BODY_WORLD, hfield, (cc_vec3){TERRAIN_HALF, TERRAIN_HALF, 1.0f}, &d,
                                          NULL));
@@ -655,7 +709,7 @@ static cc_status build_terrain(const scene_params* p, cc_builder* b)
     int hull = -1;
     s = add_cuboctahedron(env, h, &hull);
     scene_rng rng = {p->seed ? p->seed : 31337u};
-    cc_shape_def d = shape_def(p->gap);
+    cc_shape_def d = shape_def(p);
     cc_quat along_x = {0.0f, 0.70710678f, 0.0f, 0.70710678f};
     for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
         float x = -0.5f * span + ((float)(i % side) + 0.5f) * cell;
@@ -695,6 +749,7 @@ cc_status scene_build(bench_scene s, const scene_params* p, cc_builder* b)
     case SCENE_MESH: return build_mesh(p, b);
     case SCENE_TERRAIN: return build_terrain(p, b);
     case SCENE_SPHERE_MESH: return build_sphere_mesh(p, b);
+    case SCENE_SETTLE: return build_settle(p, b);
     default: return CC_ERR_INVALID_ARGUMENT;
     }
 }

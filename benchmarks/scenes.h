@@ -4,6 +4,10 @@
 
 #include "cucontact/cucontact.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum bench_scene {
     SCENE_SPHERES,
     SCENE_PILE,
@@ -12,6 +16,7 @@ typedef enum bench_scene {
     SCENE_MESH,
     SCENE_TERRAIN,
     SCENE_SPHERE_MESH,
+    SCENE_SETTLE, /* a mixed pile dropped on the ground, stepped (settle_main.c) */
     SCENE_COUNT
 } bench_scene;
 
@@ -25,6 +30,7 @@ typedef struct scene_params {
     float density; /* sap: fraction of the volume the boxes fill */
     float gap;     /* detection gap of every shape [m] */
     unsigned seed;
+    const cc_shape_def* shape; /* material and compliant parameters of every shape; NULL: the defaults */
 } scene_params;
 
 const char* scene_name(bench_scene s);
@@ -38,5 +44,9 @@ typedef struct scene_rng {
     unsigned state;
 } scene_rng;
 float scene_rng_uniform(scene_rng* r, float lo, float hi);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

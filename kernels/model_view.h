@@ -50,7 +50,8 @@ typedef struct cc_body_mass {
     X(uint32_t, shape_type_bits, "(nshape) collision type bitmask (MuJoCo contype)")      \
     X(uint32_t, shape_affinity_bits, "(nshape) collision affinity bitmask (MuJoCo conaffinity)") \
     X(cc_material, shape_material, "(nshape) penalty-model material")                 \
-    X(cc_compliant_params, shape_compliant, "(nshape) compliant-model parameters")
+    X(cc_compliant_params, shape_compliant, "(nshape) compliant-model parameters")    \
+    X(float, shape_point_area, "(nshape) area a point contact on the shape stands for [m^2]; 3.4e38 for planes and heightfields")
 
 #define CC_BODY_COLUMNS(X)                                                           \
     X(int, body_world, "(nbody) world index, -1 for global bodies")                 \

@@ -67,6 +67,7 @@ __device__ __forceinline__ unsigned long long cc_atomic_max_u64(unsigned long lo
     return atomicMax(addr, value);
 }
 __device__ __forceinline__ float cc_atomic_add_f32(float* addr, float value) { return atomicAdd(addr, value); }
+__device__ __forceinline__ unsigned cc_atomic_min_u32(unsigned* addr, unsigned value) { return atomicMin(addr, value); }
 #else
 CC_HD int cc_atomic_add_i32(int* addr, int value)
 {
@@ -90,6 +91,12 @@ CC_HD float cc_atomic_add_f32(float* addr, float value)
 {
     float old = *addr;
     *addr = old + value;
+    return old;
+}
+CC_HD unsigned cc_atomic_min_u32(unsigned* addr, unsigned value)
+{
+    unsigned old = *addr;
+    if (value < old) *addr = value;
     return old;
 }
 #endif

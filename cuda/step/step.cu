@@ -8,13 +8,10 @@
 
 __global__ void cc_step_clear_kernel(const __grid_constant__ cc_step_view v)
 {
-    CC_GRID_STRIDE_LOOP(b, v.model.body_count)
-    {
-        v.body_force[b] = cc_v3(0.0f, 0.0f, 0.0f);
-        v.body_torque[b] = cc_v3(0.0f, 0.0f, 0.0f);
-    }
+    CC_GRID_STRIDE_LOOP(b, v.model.body_count) cc_step_clear_body((int)b, &v);
     if (v.deterministic)
         CC_GRID_STRIDE_LOOP(e, v.entry_capacity) v.entry_keys[e] = CC_KEY_EMPTY;
+    if (blockIdx.x == 0 && threadIdx.x == 0) cc_step_open_report(&v);
 }
 
 __global__ void cc_contact_force_kernel(const __grid_constant__ cc_step_view v)
@@ -32,14 +29,38 @@ __global__ void cc_reduce_body_forces_kernel(const __grid_constant__ cc_step_vie
     CC_GRID_STRIDE_LOOP(b, v.model.body_count) cc_reduce_body_forces_thread((int)b, &v, n);
 }
 
+__global__ void cc_implicit_solve_kernel(const __grid_constant__ cc_step_view v)
+{
+    CC_GRID_STRIDE_LOOP(b, v.model.body_count) cc_implicit_solve_thread((int)b, &v);
+}
+
+__global__ void cc_coupling_kernel(const __grid_constant__ cc_step_view v)
+{
+    CC_GRID_STRIDE_LOOP(i, v.contacts.capacity)
+    {
+        if (i >= *v.contacts.count) return;
+        cc_coupling_thread((int)i, &v);
+    }
+}
+
+__global__ void cc_reduce_coupling_kernel(const __grid_constant__ cc_step_view v)
+{
+    int n = 2 * *v.contacts.count;
+    CC_GRID_STRIDE_LOOP(b, v.model.body_count)
+    cc_reduce_body_terms((int)b, &v, n, v.entry_coupling, v.body_coupling, CC_TWIST);
+}
+
 __global__ void cc_integrate_kernel(const __grid_constant__ cc_step_view v)
 {
     CC_GRID_STRIDE_LOOP(b, v.model.body_count) cc_integrate_body_thread((int)b, &v);
+    /* The contact kernels of this step have finished: their limit is final. */
+    if (blockIdx.x == 0 && threadIdx.x == 0) cc_step_report_thread(&v);
 }
 
 cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStream_t s)
 {
     unsigned body_grid = cc_grid_for(v->model.body_count);
+    unsigned contact_grid = cc_grid_for(v->contacts.capacity);
     switch (stage) {
     case CC_STEP_CLEAR: {
         int64_t items = v->deterministic && v->entry_capacity > v->model.body_count ? v->entry_capacity
@@ -47,7 +68,7 @@ cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStr
         return cc_launch("step clear kernel", cc_step_clear_kernel, cc_grid_for(items), s, *v);
     }
     case CC_STEP_CONTACT_FORCES:
-        return cc_launch("contact force kernel", cc_contact_force_kernel, cc_grid_for(v->contacts.capacity), s, *v);
+        return cc_launch("contact force kernel", cc_contact_force_kernel, contact_grid, s, *v);
     case CC_STEP_SORT_ENTRIES:
         // The whole capacity: empty entries hold CC_KEY_EMPTY and sort last,
         // so no host read of the count is needed.
@@ -55,6 +76,12 @@ cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStr
                                       v->sorted_ids, v->entry_capacity, s);
     case CC_STEP_REDUCE:
         return cc_launch("body force reduction kernel", cc_reduce_body_forces_kernel, body_grid, s, *v);
+    case CC_STEP_SOLVE:
+        return cc_launch("implicit body solve kernel", cc_implicit_solve_kernel, body_grid, s, *v);
+    case CC_STEP_COUPLING:
+        return cc_launch("implicit coupling kernel", cc_coupling_kernel, contact_grid, s, *v);
+    case CC_STEP_REDUCE_COUPLING:
+        return cc_launch("implicit coupling reduction kernel", cc_reduce_coupling_kernel, body_grid, s, *v);
     case CC_STEP_INTEGRATE:
         return cc_launch("rigid-body integration kernel", cc_integrate_kernel, body_grid, s, *v);
     }

@@ -38,14 +38,19 @@ typedef enum cc_stage {
     CC_STAGE_MATCH_SAVE      /* this pass becomes the previous one */
 } cc_stage;
 
-/* The stages of cc_step, in order (the sort and reduce only in
- * deterministic mode). */
+/* The stages of cc_step, in order (the sorts and reductions only in
+ * deterministic mode; the solves and sweeps only with the implicit
+ * integrator: a solve, then per sweep the coupling, its reduction and a
+ * solve). */
 typedef enum cc_step_stage {
-    CC_STEP_CLEAR,          /* zero the accumulators (and entry keys) */
-    CC_STEP_CONTACT_FORCES, /* one thread per contact */
-    CC_STEP_SORT_ENTRIES,   /* radix sort of the entry keys */
-    CC_STEP_REDUCE,         /* one thread per body, entries in sorted order */
-    CC_STEP_INTEGRATE       /* one thread per body */
+    CC_STEP_CLEAR,           /* zero the accumulators (and entry keys), open the step's report */
+    CC_STEP_CONTACT_FORCES,  /* one thread per contact */
+    CC_STEP_SORT_ENTRIES,    /* radix sort of the entry keys */
+    CC_STEP_REDUCE,          /* one thread per body, entries in sorted order */
+    CC_STEP_SOLVE,           /* one thread per body: its implicit 6x6 system (view.sweep set) */
+    CC_STEP_COUPLING,        /* one thread per contact: a sweep's coupling */
+    CC_STEP_REDUCE_COUPLING, /* one thread per body, coupling entries in sorted order */
+    CC_STEP_INTEGRATE        /* one thread per body, then the report */
 } cc_step_stage;
 
 typedef struct cc_backend {

@@ -1,12 +1,15 @@
 /* Finalize: the builder's records become the SoA model of
  * kernels/model_view.h, laid out in one block, mirrored on the host and
  * uploaded to the device. Also the state (body poses and velocities). */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "host/geometry/bvh_build.h"
 #include "host/geometry/mesh_topology.h"
 #include "host/model/model_internal.h"
+#include "kernels/shapes/bounds.h"
 
 /* Aligns every column to 16 bytes inside the block. */
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
@@ -202,6 +205,27 @@ static void fill_hull_pools(const cc_builder* b, cc_model_view* v)
     }
 }
 
+/* The area a point contact on shape i stands for (cc_solver_def's
+ * automatic point_contact_weight): the product of the two larger half
+ * extents of its bounding box in its own frame, margin included. Planes and
+ * heightfields have none (FLT_MAX: the other shape's counts). Needs the
+ * hull and mesh pools filled. */
+static float shape_point_area(const cc_model_view* v, int i)
+{
+    cc_shape_geometry g = v->shape_geom[i];
+    if (g.type == CC_SHAPE_PLANE || g.type == CC_SHAPE_HEIGHTFIELD) return FLT_MAX;
+    cc_transform local = cc_tf_identity();
+    cc_aabb box = g.type == CC_SHAPE_MESH ? cc_pooled_shape_aabb(v, g.type, v->shape_source[i], g.size, local, g.margin)
+                                          : cc_shape_aabb(g.type, g.size, local, g.margin,
+                                                          g.type == CC_SHAPE_CONVEX_HULL ? &v->hulls[v->shape_source[i]] : NULL);
+    float e[3] = {0.5f * (box.upper.x - box.lower.x), 0.5f * (box.upper.y - box.lower.y),
+                  0.5f * (box.upper.z - box.lower.z)};
+    float lo = fminf(e[0], fminf(e[1], e[2]));
+    float area = e[0] * e[1] * e[2] / lo;
+    if (!(lo > 0.0f)) area = fmaxf(e[0] * e[1], fmaxf(e[0] * e[2], e[1] * e[2]));
+    return isfinite(area) && area > 0.0f ? area : FLT_MAX;
+}
+
 static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys, const cc_mass_properties* mass,
                            const mesh_bvh* bvh)
 {
@@ -240,6 +264,7 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
     }
     fill_hull_pools(b, v);
     fill_mesh_pools(b, bvh, v);
+    for (int i = 0; i < b->shape_count; ++i) v->shape_point_area[i] = shape_point_area(v, i);
     for (int i = 0; i < v->filter_pair_count; ++i) {
         v->filter_pairs[i] = filter_keys[i];
         v->shape_flags[filter_keys[i] >> 32] |= CC_SHAPE_FLAG_HAS_FILTERS;
@@ -379,6 +404,12 @@ cc_status cc_model_get_body_mass(const cc_model* m, int body, cc_mass_properties
         return cc_fail(CC_ERR_INVALID_BODY, "%s: body %d is not in 0..%d", what, body, m->host_view.body_count - 1);
     *out = m->body_mass[body];
     return cc_ok();
+}
+
+int cc_model_body_is_static(const cc_model* m, int body)
+{
+    if (!m || body < 0 || body >= m->host_view.body_count) return -1;
+    return m->host_view.body_static[body] != 0;
 }
 
 cc_status cc_state_create(const cc_model* m, cc_state** out)

@@ -13,7 +13,9 @@ cc_solver_def cc_default_solver_def(void)
 {
     cc_solver_def d;
     d.contact_model = CC_CONTACT_COMPLIANT;
-    d.point_contact_weight = 1.0f;
+    d.integrator = CC_INTEGRATOR_IMPLICIT;
+    d.implicit_sweeps = 4;
+    d.point_contact_weight = 0.0f;
     d.deterministic = 0;
     d.gyroscopic = 1;
     d.cookie = CC_SOLVER_COOKIE;
@@ -22,25 +24,51 @@ cc_solver_def cc_default_solver_def(void)
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
+/* What the block holds: entries (deterministic sums), implicit terms,
+ * couplings (implicit with sweeps). */
+typedef struct solver_sizes {
+    int bodies, entries, contacts;
+    int implicit, entry_implicit, coupling, entry_coupling;
+    size_t sort_bytes;
+} solver_sizes;
+
 /* Bytes of the solver's block; with base set, points the view into it. */
-static size_t solver_layout(cc_step_view* v, int bodies, int entries, size_t sort_bytes, char* base)
+static size_t solver_layout(cc_step_view* v, const solver_sizes* z, char* base)
 {
     size_t off = 0;
 #define CC_PLACE(field, type, count)                       \
     v->field = base ? (type*)(base + off) : NULL;          \
     off += align16(sizeof(type) * (size_t)(count));
-    CC_PLACE(body_force, cc_vec3, bodies)
-    CC_PLACE(body_torque, cc_vec3, bodies)
-    CC_PLACE(entry_keys, uint64_t, entries)
-    CC_PLACE(sorted_keys, uint64_t, entries)
-    CC_PLACE(entry_ids, int, entries)
-    CC_PLACE(sorted_ids, int, entries)
-    CC_PLACE(entry_force, cc_vec3, entries)
-    CC_PLACE(entry_torque, cc_vec3, entries)
+    CC_PLACE(body_force, cc_vec3, z->bodies)
+    CC_PLACE(body_torque, cc_vec3, z->bodies)
+    CC_PLACE(entry_keys, uint64_t, z->entries)
+    CC_PLACE(sorted_keys, uint64_t, z->entries)
+    CC_PLACE(entry_ids, int, z->entries)
+    CC_PLACE(sorted_ids, int, z->entries)
+    CC_PLACE(entry_force, cc_vec3, z->entries)
+    CC_PLACE(entry_torque, cc_vec3, z->entries)
+    CC_PLACE(body_implicit, float, (size_t)z->implicit * z->bodies * CC_IMPLICIT_TERMS)
+    CC_PLACE(body_coupling, float, (size_t)z->implicit * z->bodies * CC_TWIST)
+    CC_PLACE(body_dv, float, (size_t)z->implicit * z->bodies * CC_TWIST)
+    CC_PLACE(entry_implicit, float, (size_t)z->entry_implicit * z->entries * CC_IMPLICIT_TERMS)
+    CC_PLACE(contact_coupling, cc_contact_coupling, (size_t)z->coupling * z->contacts)
+    CC_PLACE(entry_coupling, float, (size_t)z->entry_coupling * z->entries * CC_TWIST)
+    CC_PLACE(report, cc_step_report_state, 1)
 #undef CC_PLACE
     v->sort_temp = base ? (void*)(base + off) : NULL;
-    off += align16(sort_bytes);
+    off += align16(z->sort_bytes);
     return off;
+}
+
+/* A report with no steps and no limit. */
+static cc_step_report_state empty_report(void)
+{
+    cc_step_report_state r;
+    r.step_limit_bits = cc_float_order_bits(INFINITY);
+    r.min_limit_bits = r.step_limit_bits;
+    r.steps = 0;
+    r.steps_over_limit = 0;
+    return r;
 }
 
 cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int contact_capacity,
@@ -53,8 +81,12 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
         return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_solver_def(); start from it and change fields", what);
     if (d.contact_model != CC_CONTACT_COMPLIANT && d.contact_model != CC_CONTACT_PENALTY)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_model %d is not a cc_contact_model value", what, (int)d.contact_model);
-    if (!(isfinite(d.point_contact_weight) && d.point_contact_weight > 0.0f))
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: point_contact_weight %g must be finite and > 0 [m^2]", what, (double)d.point_contact_weight);
+    if (d.integrator != CC_INTEGRATOR_IMPLICIT && d.integrator != CC_INTEGRATOR_EXPLICIT)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: integrator %d is not a cc_integrator value", what, (int)d.integrator);
+    if (d.implicit_sweeps < 0 || d.implicit_sweeps > 64)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: implicit_sweeps %d must lie in 0..64", what, d.implicit_sweeps);
+    if (!(isfinite(d.point_contact_weight) && d.point_contact_weight >= 0.0f))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: point_contact_weight %g must be finite and >= 0 [m^2] (0: from the shapes)", what, (double)d.point_contact_weight);
     if (contact_capacity < 0 || contact_capacity > (1 << 29))
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: contact_capacity %d must lie in 0..2^29; pass the pipeline's rigid_contact_max", what, contact_capacity);
     cc_status active = cc_model_activate(model);
@@ -65,25 +97,40 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
     s->def = d;
     s->contact_capacity = contact_capacity;
     const cc_backend* be = model->backend;
-    int bodies = model->host_view.body_count;
-    int entries = d.deterministic ? 2 * contact_capacity : 0;
-    size_t sort_bytes = entries ? be->sort_temp_bytes(entries) : 0;
+    solver_sizes z;
+    z.bodies = model->host_view.body_count;
+    z.contacts = contact_capacity;
+    z.entries = d.deterministic ? 2 * contact_capacity : 0;
+    z.implicit = d.integrator == CC_INTEGRATOR_IMPLICIT;
+    z.entry_implicit = z.implicit && d.deterministic;
+    z.coupling = z.implicit && d.implicit_sweeps > 0;
+    z.entry_coupling = z.coupling && d.deterministic;
+    z.sort_bytes = z.entries ? be->sort_temp_bytes(z.entries) : 0;
     cc_step_view* v = &s->view;
     memset(v, 0, sizeof *v);
-    s->block_bytes = solver_layout(v, bodies, entries, sort_bytes, NULL);
+    s->block_bytes = solver_layout(v, &z, NULL);
     cc_status st = cc_device_alloc(be, s->block_bytes + 16, &s->block);
     if (st != CC_OK) {
         cc_host_free(s);
         return st;
     }
-    solver_layout(v, bodies, entries, sort_bytes, (char*)s->block);
+    solver_layout(v, &z, (char*)s->block);
+    cc_step_report_state report = empty_report();
+    st = be->upload(v->report, &report, sizeof report);
+    if (st != CC_OK) {
+        be->free(s->block);
+        cc_host_free(s);
+        return st;
+    }
     v->model = model->view;
     v->contact_model = (int)d.contact_model;
+    v->integrator = (int)d.integrator;
+    v->sweeps = z.implicit ? d.implicit_sweeps : 0;
     v->point_weight = d.point_contact_weight;
     v->gyroscopic = d.gyroscopic != 0;
     v->deterministic = d.deterministic != 0;
-    v->entry_capacity = entries;
-    v->sort_temp_bytes = sort_bytes;
+    v->entry_capacity = z.entries;
+    v->sort_temp_bytes = z.sort_bytes;
     *out = s;
     return cc_ok();
 }
@@ -107,9 +154,10 @@ cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_cont
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: state_in and state_out are the same state; step from one state into another (ping-pong two states)", what);
     if (!(isfinite(dt) && dt > 0.0f))
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dt %g must be finite and > 0 [s]", what, (double)dt);
-    if (contacts && s->def.deterministic && contacts->view.capacity > s->contact_capacity)
-        return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: the contact buffer holds %d rows but the deterministic solver was created for %d; create it with the pipeline's rigid_contact_max", what,
-                       contacts->view.capacity, s->contact_capacity);
+    if (contacts && (s->def.deterministic || s->view.sweeps > 0) && contacts->view.capacity > s->contact_capacity)
+        return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: the contact buffer holds %d rows but the solver (%s) was created for %d; create it with the pipeline's rigid_contact_max", what,
+                       contacts->view.capacity, s->def.deterministic ? "deterministic" : "implicit, with coupling sweeps",
+                       s->contact_capacity);
     cc_status active = cc_model_activate(s->model);
     if (active != CC_OK) return active;
     const cc_backend* be = s->model->backend;
@@ -127,6 +175,17 @@ cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_cont
         st = be->run_step_stage(CC_STEP_CONTACT_FORCES, &v, stream);
         if (st == CC_OK && v.deterministic) st = be->run_step_stage(CC_STEP_SORT_ENTRIES, &v, stream);
         if (st == CC_OK && v.deterministic) st = be->run_step_stage(CC_STEP_REDUCE, &v, stream);
+    }
+    if (v.integrator == CC_INTEGRATOR_IMPLICIT) {
+        /* A solve, then a fixed number of sweeps (none without contacts). */
+        v.sweep = 0;
+        if (st == CC_OK) st = be->run_step_stage(CC_STEP_SOLVE, &v, stream);
+        for (int k = 1; contacts && k <= v.sweeps && st == CC_OK; ++k) {
+            v.sweep = k;
+            st = be->run_step_stage(CC_STEP_COUPLING, &v, stream);
+            if (st == CC_OK && v.deterministic) st = be->run_step_stage(CC_STEP_REDUCE_COUPLING, &v, stream);
+            if (st == CC_OK) st = be->run_step_stage(CC_STEP_SOLVE, &v, stream);
+        }
     }
     if (st == CC_OK) st = be->run_step_stage(CC_STEP_INTEGRATE, &v, stream);
     return st == CC_OK ? cc_ok() : st;
@@ -146,5 +205,33 @@ cc_status cc_solver_get_body_forces(const cc_solver* s, int first, int count, cc
     size_t bytes = sizeof(cc_vec3) * (size_t)count;
     st = be->download(force, s->view.body_force + first, bytes);
     if (st == CC_OK) st = be->download(torque, s->view.body_torque + first, bytes);
+    return st == CC_OK ? cc_ok() : st;
+}
+
+cc_status cc_solver_get_report(const cc_solver* s, cc_solver_report* out)
+{
+    static const char* what = "cc_solver_get_report";
+    if (!s || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: solver or out is NULL", what);
+    cc_status st = cc_model_activate(s->model);
+    if (st != CC_OK) return st;
+    cc_step_report_state r;
+    st = s->model->backend->download(&r, s->view.report, sizeof r);
+    if (st != CC_OK) return st;
+    out->steps = r.steps;
+    out->steps_over_limit = r.steps_over_limit;
+    out->dt_limit = cc_float_from_order_bits(r.min_limit_bits);
+    out->last_dt_limit = r.steps > 0 ? cc_float_from_order_bits(r.step_limit_bits) : INFINITY;
+    return cc_ok();
+}
+
+cc_status cc_solver_reset_report(cc_solver* s)
+{
+    static const char* what = "cc_solver_reset_report";
+    if (!s) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: solver is NULL", what);
+    cc_status st = cc_model_activate(s->model);
+    if (st != CC_OK) return st;
+    st = s->model->backend->synchronize(NULL);
+    cc_step_report_state r = empty_report();
+    if (st == CC_OK) st = s->model->backend->upload(s->view.report, &r, sizeof r);
     return st == CC_OK ? cc_ok() : st;
 }

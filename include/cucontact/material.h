@@ -10,8 +10,9 @@ extern "C" {
 
 /// Contact material of a shape (cc_shape_def.material). The penalty contact
 /// model (CC_CONTACT_PENALTY) averages ke, kd, kf, ka and mu of the two
-/// shapes; restitution, mu_torsional, mu_rolling and kh are model data for
-/// solvers and contact backends that use them.
+/// shapes; both contact models' step averages mu_torsional and mu_rolling
+/// into torques that resist spinning and rolling (cc_step); restitution and
+/// kh are model data for solvers and contact backends that use them.
 typedef struct cc_material {
     float mu;           ///< Coulomb friction coefficient (1.0)
     float ke;           ///< normal contact stiffness [N/m] (2.5e3)
@@ -19,8 +20,10 @@ typedef struct cc_material {
     float kf;           ///< friction gain: slope of the viscous friction regularisation [N s/m] (1000)
     float ka;           ///< adhesion distance [m] (0: no adhesion)
     float restitution;  ///< coefficient of restitution (0)
-    float mu_torsional; ///< resistance to spinning about the contact normal [m] (0.005)
-    float mu_rolling;   ///< resistance to rolling [m] (0.0001)
+    float mu_torsional; ///< resistance to spinning about the contact normal: torque over normal load [m] (0.005)
+    /// resistance to rolling: torque over normal load [m] (0.0001; a ball of
+    /// radius r decelerates at about 0.7 g mu_rolling / r)
+    float mu_rolling;
     float kh;           ///< hydroelastic stiffness [Pa/m] (1e10)
 } cc_material;
 

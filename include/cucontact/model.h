@@ -287,6 +287,9 @@ cc_vec3 cc_model_gravity(const cc_model* m);
 /// Mass properties body `body` was finalized with (a dynamic body without
 /// mass gets zero mass and never moves under forces).
 cc_status cc_model_get_body_mass(const cc_model* m, int body, cc_mass_properties* out);
+/// 1 when the body is static (never moves), 0 when it is dynamic, -1 when
+/// body is not one of the model's.
+int cc_model_body_is_static(const cc_model* m, int body);
 /// Device memory the model's arrays occupy [bytes].
 size_t cc_model_device_bytes(const cc_model* m);
 

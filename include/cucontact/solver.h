@@ -22,9 +22,38 @@ typedef enum cc_contact_model {
     CC_CONTACT_PENALTY = 1
 } cc_contact_model;
 
+/// How a step advances the bodies.
+typedef enum cc_integrator {
+    /// Linearly implicit Euler: each contact force is linearised in the
+    /// relative position and velocity at its point (stiffness and damping
+    /// Jacobians), and the step solves for the velocity change per body (a
+    /// 6x6 system) with the gyroscopic term implicit too. Contacts between
+    /// two moving bodies are split between them by their inverse inertia
+    /// along the normal and coupled by implicit_sweeps Jacobi sweeps.
+    /// Stable for stiff contacts at time steps far beyond the explicit
+    /// limit; dissipative at those steps (first order).
+    CC_INTEGRATOR_IMPLICIT = 0,
+    /// Semi-implicit (symplectic) Euler: velocities from the forces at the
+    /// step's start, then poses. Energy-consistent but only stable below
+    /// the contact's limit, about 2 / (sqrt(k w) + c w) for stiffness k,
+    /// damping c and inverse inertia w at the contact (cc_solver_report).
+    CC_INTEGRATOR_EXPLICIT = 1
+} cc_integrator;
+
 typedef struct cc_solver_def {
     cc_contact_model contact_model; ///< (CC_CONTACT_COMPLIANT)
-    float point_contact_weight;     ///< area each point contact stands for, compliant model [m^2] (1)
+    cc_integrator integrator;       ///< (CC_INTEGRATOR_IMPLICIT)
+    /// Jacobi sweeps that couple the implicit solves of two moving bodies in
+    /// contact; a fixed count, so that a step is the same work every time
+    /// (capture-safe and deterministic); 0..64 (4)
+    int implicit_sweeps;
+    /// Area each point contact stands for, compliant model [m^2]; 0 (the
+    /// default) takes it from the shapes: per contact the smaller of the two
+    /// shapes' point areas, a shape's being the product of the two larger
+    /// half extents of its bounding box (a box resting on a face then stands
+    /// on about that face's area, spread over its four points; a sphere of
+    /// radius r on r^2). Planes and heightfields have no area of their own.
+    float point_contact_weight;
     /// Nonzero: forces are summed per body in a fixed order (contacts sorted
     /// by body, then by row), so that with a deterministic pipeline (whose
     /// rows come in a fixed order) the step is bit-reproducible; zero sums
@@ -44,13 +73,34 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
 void cc_solver_destroy(cc_solver* solver);
 
 /// One step of length dt [s]: contact forces from `contacts` (NULL: none) at
-/// the poses of `state_in`, gravity, then semi-implicit Euler with the
+/// the poses of `state_in`, gravity, then the def's integrator with the
 /// gyroscopic term and renormalised quaternions, written to `state_out`
 /// (a different state of the same model). Static bodies keep their pose and
 /// zero velocity. Only enqueues work on `stream`, like cc_collide, so it can
 /// be captured into a CUDA graph; on the CPU it runs to completion.
 cc_status cc_step(cc_solver* solver, const cc_state* state_in, cc_state* state_out,
                   const cc_contacts* contacts, float dt, cc_stream stream);
+
+/// What the steps since the solver's creation (or the last reset) saw of
+/// their own stability. Each step estimates, per contact, the largest time
+/// step the explicit integrator holds: 2 / (sqrt(k w) + c w), with k and c
+/// the contact's normal stiffness [N/m] and largest damping rate [N s/m]
+/// and w the sum of both bodies' inverse inertias along the normal; the
+/// smallest over the contacts is the step's limit. An explicit step longer
+/// than its limit is counted: such a scene gains energy and explodes
+/// (use CC_INTEGRATOR_IMPLICIT or a shorter dt). Kept on the device and
+/// updated by the step's own kernels, so captured steps report too.
+typedef struct cc_solver_report {
+    int steps;             ///< steps taken
+    int steps_over_limit;  ///< explicit steps whose dt exceeded their limit
+    float dt_limit;        ///< smallest limit of any step [s] (INFINITY: no stiff contact yet)
+    float last_dt_limit;   ///< the last step's limit [s] (INFINITY: none)
+} cc_solver_report;
+
+/// Waits for the device and reads the report.
+cc_status cc_solver_get_report(const cc_solver* solver, cc_solver_report* out);
+/// Waits for the device and starts a new report.
+cc_status cc_solver_reset_report(cc_solver* solver);
 
 /// Force and torque (about the centre of mass) [N, N m] the last step
 /// applied to bodies [first, first+count), gravity excluded; waits for the device.

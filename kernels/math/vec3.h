@@ -26,6 +26,15 @@ CC_HD uint32_t cc_float_order_bits(float f)
     return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
+/* The float that cc_float_order_bits turned into u. */
+CC_HD float cc_float_from_order_bits(uint32_t u)
+{
+    uint32_t bits = (u & 0x80000000u) ? (u & 0x7fffffffu) : ~u;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 CC_HD cc_vec3 cc_v3(float x, float y, float z)
 {
     cc_vec3 r;

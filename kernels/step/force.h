@@ -6,9 +6,11 @@
 #ifndef CC_KERNELS_STEP_FORCE_H
 #define CC_KERNELS_STEP_FORCE_H
 
+#include "kernels/contacts/sort_key.h"
+#include "kernels/step/implicit.h"
 #include "kernels/step/law_compliant.h"
 #include "kernels/step/law_penalty.h"
-#include "kernels/contacts/sort_key.h"
+#include "kernels/step/law_rolling.h"
 #include "kernels/step/step_view.h"
 
 /* Per component: the sum order varies on a GPU (see deterministic mode). */
@@ -31,31 +33,61 @@ CC_HD cc_vec3 cc_step_point_velocity(const cc_step_view* v, int b, cc_vec3 com, 
     return cc_v3_add(v->linear_in[b], cc_v3_cross(v->angular_in[b], cc_v3_sub(p, com)));
 }
 
-/* Force on shape 1 (shape 0 gets its opposite) under the compliant model.
+/* Area a point contact between shapes s0 and s1 stands for [m^2]: the
+ * solver's fixed weight, or the smaller of the shapes' point areas (planes
+ * and heightfields have none; two such never touch, 1 m^2 if they do). */
+CC_HD float cc_point_contact_weight(const cc_step_view* v, int s0, int s1)
+{
+    if (v->point_weight > 0.0f) return v->point_weight;
+    float a = cc_minf(v->model.shape_point_area[s0], v->model.shape_point_area[s1]);
+    return a < 3.0e38f ? a : 1.0f;
+}
+
+/* Force on shape 1 (shape 0 gets its opposite) under the compliant model,
+ * and its rates (kernels/step/rates.h) for the same weight.
  * The collider, whose field gives the distance and normal, is the shape
  * that does not move when only one moves, else shape 0; a shape that is no
  * collider hands the role to the other. The other shape is the colliding
  * one. "Static" here means "does not move": static, world or massless. */
 CC_HD cc_vec3 cc_compliant_pair_force(const cc_step_view* v, int s0, int s1, int static0, int static1, float d,
-                                      cc_vec3 n, cc_vec3 v_rel10)
+                                      cc_vec3 n, cc_vec3 v_rel10, cc_contact_rates* rates)
 {
     const cc_compliant_params* c0 = &v->model.shape_compliant[s0];
     const cc_compliant_params* c1 = &v->model.shape_compliant[s1];
+    *rates = cc_contact_rates_zero();
     if (!c0->is_collider && !c1->is_collider) return cc_v3(0.0f, 0.0f, 0.0f);
     int collider_is_0 = !(static1 && !static0);
     if (collider_is_0 && !c0->is_collider) collider_is_0 = 0;
     else if (!collider_is_0 && !c1->is_collider) collider_is_0 = 1;
+    float weight = cc_point_contact_weight(v, s0, s1);
     /* Point contacts come from closest points, so the colliding surface's
      * normal is exactly opposite the collider's: alignment never rejects
-     * them, and the colliding normal is left out (NULL). */
+     * them, and the colliding normal is left out (NULL). The rates do not
+     * depend on the side (n n^T, and the slip's direction squared). */
     if (collider_is_0) {
         cc_compliant_pair p = cc_compliant_combine(c1, c0, static0);
         cc_vec3 t = cc_compliant_traction(&p, d, n, (const cc_vec3*)0, v_rel10);
-        return cc_v3_scale(t, v->point_weight);
+        *rates = cc_contact_rates_scale(cc_compliant_rates(&p, d, n, v_rel10), weight);
+        return cc_v3_scale(t, weight);
     }
     cc_compliant_pair p = cc_compliant_combine(c0, c1, static1);
     cc_vec3 t = cc_compliant_traction(&p, d, cc_v3_neg(n), (const cc_vec3*)0, cc_v3_neg(v_rel10));
-    return cc_v3_scale(t, -v->point_weight);
+    *rates = cc_contact_rates_scale(cc_compliant_rates(&p, d, cc_v3_neg(n), cc_v3_neg(v_rel10)), weight);
+    return cc_v3_scale(t, -weight);
+}
+
+/* The largest dt the explicit step holds at this contact: 2 / (sqrt(k w) +
+ * c w + c_rot w_rot) for the normal stiffness k, the largest damping rate
+ * c, the bodies' summed inverse inertia w along the normal, the largest
+ * angular damping rate c_rot and a bound w_rot of the summed inverse
+ * rotational inertias; the step's smallest goes to the report. */
+CC_HD void cc_step_note_limit(const cc_step_view* v, const cc_contact_rates* r, float w, float w_rot)
+{
+    float c = cc_maxf(r->c_normal, r->c_tangent);
+    float rate = sqrtf(cc_maxf(r->k_normal, 0.0f) * w) + c * w + cc_maxf(r->c_roll, r->c_spin) * w_rot;
+    if (!(rate > 0.0f) || !v->report) return;
+    float limit = 2.0f / rate;
+    cc_atomic_min_u32(&v->report->step_limit_bits, cc_float_order_bits(limit));
 }
 
 CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
@@ -77,15 +109,33 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     int moves0 = cc_step_body_moves(v, b0), moves1 = cc_step_body_moves(v, b1);
 
     cc_vec3 f1;
+    cc_contact_rates rates;
     if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
         cc_penalty_pair p = cc_penalty_combine(&v->model.shape_material[s0], &v->model.shape_material[s1]);
         f1 = cc_penalty_force(&p, d, n, v_rel);
+        rates = cc_penalty_rates(&p, d, n, v_rel);
     } else {
-        f1 = cc_compliant_pair_force(v, s0, s1, !moves0, !moves1, d, n, v_rel);
+        f1 = cc_compliant_pair_force(v, s0, s1, !moves0, !moves1, d, n, v_rel, &rates);
     }
     cc_vec3 f0 = cc_v3_neg(f1);
-    cc_vec3 t0 = cc_v3_cross(cc_v3_sub(at, com0), f0);
-    cc_vec3 t1 = cc_v3_cross(cc_v3_sub(at, com1), f1);
+    cc_vec3 lever0 = cc_v3_sub(at, com0), lever1 = cc_v3_sub(at, com1);
+    /* Rolling and torsional resistance, from the normal load. */
+    float mu_rolling, mu_torsional;
+    cc_rolling_combine(&v->model.shape_material[s0], &v->model.shape_material[s1], &mu_rolling, &mu_torsional);
+    cc_vec3 w_rel = cc_v3_sub(b1 >= 0 ? v->angular_in[b1] : cc_v3(0.0f, 0.0f, 0.0f),
+                              b0 >= 0 ? v->angular_in[b0] : cc_v3(0.0f, 0.0f, 0.0f));
+    cc_vec3 roll1 = cc_rolling_torque(mu_rolling, mu_torsional, cc_v3_dot(f1, n), n, w_rel, &rates);
+    cc_vec3 t0 = cc_v3_sub(cc_v3_cross(lever0, f0), roll1);
+    cc_vec3 t1 = cc_v3_add(cc_v3_cross(lever1, f1), roll1);
+    if (moves0 || moves1) {
+        float w = (moves0 ? cc_step_inverse_inertia_along(v, b0, lever0, n) : 0.0f) +
+                  (moves1 ? cc_step_inverse_inertia_along(v, b1, lever1, n) : 0.0f);
+        float w_rot = (moves0 ? cc_step_inverse_inertia_bound(v, b0) : 0.0f) +
+                      (moves1 ? cc_step_inverse_inertia_bound(v, b1) : 0.0f);
+        cc_step_note_limit(v, &rates, w, w_rot);
+        if (v->integrator == 0 /* CC_INTEGRATOR_IMPLICIT */)
+            cc_implicit_contact_terms(i, v, &rates, n, v_rel, b0, b1, moves0, moves1, lever0, lever1);
+    }
     if (v->deterministic) {
         /* Entries sorted by body are summed in a fixed order later. */
         int e0 = 2 * i, e1 = 2 * i + 1;
@@ -110,7 +160,8 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
 }
 
 /* Deterministic mode: body b sums its entries in sorted order (by contact
- * row, then side). n is the number of entries written (2 * contacts). */
+ * row, then side), and the implicit terms likewise. n is the number of
+ * entries written (2 * contacts). */
 CC_HD void cc_reduce_body_forces_thread(int b, const cc_step_view* v, int n)
 {
     uint64_t first_key = (uint64_t)(uint32_t)b << 32;
@@ -128,6 +179,31 @@ CC_HD void cc_reduce_body_forces_thread(int b, const cc_step_view* v, int n)
     }
     v->body_force[b] = f;
     v->body_torque[b] = t;
+    if (v->integrator == 0 /* CC_INTEGRATOR_IMPLICIT */)
+        cc_reduce_body_terms(b, v, n, v->entry_implicit, v->body_implicit, CC_IMPLICIT_TERMS);
+}
+
+/* The step's clear, per body: zero sums. */
+CC_HD void cc_step_clear_body(int b, const cc_step_view* v)
+{
+    v->body_force[b] = cc_v3(0.0f, 0.0f, 0.0f);
+    v->body_torque[b] = cc_v3(0.0f, 0.0f, 0.0f);
+    if (v->integrator != 0) return;
+    for (int k = 0; k < CC_IMPLICIT_TERMS; ++k) v->body_implicit[(size_t)b * CC_IMPLICIT_TERMS + k] = 0.0f;
+    for (int k = 0; k < CC_TWIST; ++k) v->body_coupling[(size_t)b * CC_TWIST + k] = 0.0f;
+}
+
+/* Opens the step's report: no limit yet. */
+CC_HD void cc_step_open_report(const cc_step_view* v)
+{
+    if (v->report) v->report->step_limit_bits = cc_float_order_bits(INFINITY);
+}
+
+/* The whole clear, for a backend that runs it in one thread. */
+CC_HD void cc_step_clear_thread(const cc_step_view* v)
+{
+    for (int b = 0; b < v->model.body_count; ++b) cc_step_clear_body(b, v);
+    cc_step_open_report(v);
 }
 
 #endif

@@ -1,13 +1,28 @@
-/* Semi-implicit (symplectic) Euler for free rigid bodies: velocities first,
- * from gravity and the summed contact forces, then poses from the new
- * velocities. The angular update works in body axes, where the inertia is
- * constant, and includes the gyroscopic torque -w x (I w). */
+/* The end of a step for free rigid bodies: new velocities, then poses from
+ * them. Semi-implicit (symplectic) Euler takes the velocities from gravity
+ * and the summed contact forces, the angular update in body axes, where the
+ * inertia is constant, with the gyroscopic torque -w x (I w); the implicit
+ * step adds the velocity change its solve found. */
 #ifndef CC_KERNELS_STEP_INTEGRATE_H
 #define CC_KERNELS_STEP_INTEGRATE_H
 
 #include "kernels/math/quat.h"
 #include "kernels/math/sym3.h"
+#include "kernels/step/implicit.h"
 #include "kernels/step/step_view.h"
+
+/* The pose after dt at the new velocities: the centre of mass moves with
+ * the linear velocity, the orientation turns with the angular one
+ * (renormalised), and the body origin follows from both. */
+CC_HD cc_transform cc_advance_pose(cc_transform pose, const cc_body_mass* m, cc_vec3 lin, cc_vec3 ang, float dt)
+{
+    cc_vec3 com = cc_v3_madd(cc_tf_point(pose, m->com), lin, dt);
+    cc_quat spin = cc_q(ang.x, ang.y, ang.z, 0.0f);
+    cc_quat dq = cc_q_mul(spin, pose.q);
+    float h = 0.5f * dt;
+    cc_quat q = cc_q_normalize(cc_q(pose.q.x + h * dq.x, pose.q.y + h * dq.y, pose.q.z + h * dq.z, pose.q.w + h * dq.w));
+    return cc_tf(cc_v3_sub(com, cc_q_rotate(q, m->com)), q);
+}
 
 CC_HD void cc_integrate_body_thread(int b, const cc_step_view* v)
 {
@@ -21,27 +36,37 @@ CC_HD void cc_integrate_body_thread(int b, const cc_step_view* v)
         return;
     }
     float dt = v->dt;
-    cc_vec3 force = v->body_force[b];
-    cc_vec3 torque = v->body_torque[b];
-    cc_vec3 acc = cc_v3_madd(v->model.gravity, force, m->inv_mass);
-    cc_vec3 lin = cc_v3_madd(v->linear_in[b], acc, dt);
-
-    cc_vec3 w_body = cc_q_rotate_inv(pose.q, v->angular_in[b]);
-    cc_vec3 t_body = cc_q_rotate_inv(pose.q, torque);
-    if (v->gyroscopic) t_body = cc_v3_sub(t_body, cc_v3_cross(w_body, cc_sym3_mul(m->inertia, w_body)));
-    w_body = cc_v3_madd(w_body, cc_sym3_mul(m->inv_inertia, t_body), dt);
-    cc_vec3 ang = cc_q_rotate(pose.q, w_body);
-
-    /* The centre of mass moves with the linear velocity; the body origin
-     * follows from the new orientation. */
-    cc_vec3 com = cc_v3_madd(cc_tf_point(pose, m->com), lin, dt);
-    cc_quat spin = cc_q(ang.x, ang.y, ang.z, 0.0f);
-    cc_quat dq = cc_q_mul(spin, pose.q);
-    float h = 0.5f * dt;
-    cc_quat q = cc_q_normalize(cc_q(pose.q.x + h * dq.x, pose.q.y + h * dq.y, pose.q.z + h * dq.z, pose.q.w + h * dq.w));
-    v->pose_out[b] = cc_tf(cc_v3_sub(com, cc_q_rotate(q, m->com)), q);
+    cc_vec3 lin, ang;
+    if (v->integrator == 0 /* CC_INTEGRATOR_IMPLICIT */) {
+        /* The velocity change the implicit solve found (kernels/step/implicit.h). */
+        const float* dv = v->body_dv + (size_t)b * CC_TWIST;
+        lin = cc_v3_add(v->linear_in[b], cc_v3(dv[0], dv[1], dv[2]));
+        ang = cc_v3_add(v->angular_in[b], cc_v3(dv[3], dv[4], dv[5]));
+    } else {
+        cc_vec3 acc = cc_v3_madd(v->model.gravity, v->body_force[b], m->inv_mass);
+        lin = cc_v3_madd(v->linear_in[b], acc, dt);
+        cc_vec3 w_body = cc_q_rotate_inv(pose.q, v->angular_in[b]);
+        cc_vec3 t_body = cc_q_rotate_inv(pose.q, v->body_torque[b]);
+        if (v->gyroscopic) t_body = cc_v3_sub(t_body, cc_v3_cross(w_body, cc_sym3_mul(m->inertia, w_body)));
+        w_body = cc_v3_madd(w_body, cc_sym3_mul(m->inv_inertia, t_body), dt);
+        ang = cc_q_rotate(pose.q, w_body);
+    }
+    v->pose_out[b] = cc_advance_pose(pose, m, lin, ang, dt);
     v->linear_out[b] = lin;
     v->angular_out[b] = ang;
+}
+
+/* Once per step, after the contact forces: the step's stability limit
+ * joins the report (kernels/step/step_view.h), and an explicit step longer
+ * than it is counted. */
+CC_HD void cc_step_report_thread(const cc_step_view* v)
+{
+    cc_step_report_state* r = v->report;
+    if (!r) return;
+    uint32_t limit = r->step_limit_bits;
+    r->steps += 1;
+    if (limit < r->min_limit_bits) r->min_limit_bits = limit;
+    if (v->integrator != 0 && cc_float_order_bits(v->dt) > limit) r->steps_over_limit += 1;
 }
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "cucontact/material.h"
 #include "kernels/math/vec3.h"
+#include "kernels/step/rates.h"
 
 /* ----------------------------------------------------------------- ramps */
 
@@ -43,6 +44,16 @@ CC_HD float cc_ramp_slope(float penetration, float eps, float delta)
     if (z >= eps) return 1.0f;
     float u = (z + eps) / eps;
     return 0.25f * u * u * (3.0f - u);
+}
+
+/* d^2 h/d(penetration)^2: 0 outside the smoothing interval, 3u(2 - u)/(4 eps)
+ * inside it (the slope of u^2 (3 - u)/4 with du = d(penetration)/eps). */
+CC_HD float cc_ramp_curvature(float penetration, float eps, float delta)
+{
+    float z = penetration - (eps - delta);
+    if (z <= -eps || z >= eps) return 0.0f;
+    float u = (z + eps) / eps;
+    return 0.75f * u * (2.0f - u) / eps;
 }
 
 /* rho'(vt) of the regularised Coulomb ramp: 2r - r^2 with r = vt/vf below
@@ -169,6 +180,28 @@ CC_HD cc_vec3 cc_compliant_traction(const cc_compliant_pair* p, float phi,
     t = cc_v3_madd(t, n, -c_nrm);
     t = cc_v3_madd(t, vt, -c_tan);
     return t;
+}
+
+/* The rates of cc_compliant_traction (per unit area) for a sample without
+ * a colliding normal (point contacts: no rejection, no fading), at the
+ * same phi, collider normal G and relative velocity: the load's slope
+ * k (h'^2 + h h''), the normal damping c_n lambda, and friction's secant
+ * lambda (c_t + mu rho'(s)/s). */
+CC_HD cc_contact_rates cc_compliant_rates(const cc_compliant_pair* p, float phi, cc_vec3 collider_normal,
+                                          cc_vec3 v_rel)
+{
+    cc_contact_rates r = cc_contact_rates_zero();
+    float pen = -phi;
+    float h = cc_ramp_h(pen, p->eps, p->delta);
+    if (h <= 0.0f) return r;
+    float slope = cc_ramp_slope(pen, p->eps, p->delta);
+    float lambda = p->k * h * slope;
+    r.k_normal = p->k * (slope * slope + h * cc_ramp_curvature(pen, p->eps, p->delta));
+    r.c_normal = p->cn * lambda;
+    cc_vec3 n = cc_v3_normalize(collider_normal);
+    cc_vec3 vt = cc_v3_madd(v_rel, n, -cc_v3_dot(v_rel, n));
+    r.c_tangent = lambda * (p->ct + p->mu * cc_friction_ramp_ratio(cc_v3_length(vt), p->vf));
+    return r;
 }
 
 /* ------------------------------------------------------------ restitution */

@@ -10,6 +10,7 @@
 
 #include "cucontact/material.h"
 #include "kernels/math/vec3.h"
+#include "kernels/step/rates.h"
 
 /* Coefficients of a shape pair. */
 typedef struct cc_penalty_pair {
@@ -58,6 +59,25 @@ CC_HD cc_vec3 cc_penalty_force(const cc_penalty_pair* p, float d, cc_vec3 n, cc_
         f = cc_v3_madd(f, vt, -ft / vt_len);
     }
     return f;
+}
+
+/* The rates of cc_penalty_force at the same arguments: the spring ke within
+ * the adhesion band and beyond, the damping kd while approaching, and
+ * friction's secant: kf below the Coulomb cap, the cap over the slip once
+ * sliding. */
+CC_HD cc_contact_rates cc_penalty_rates(const cc_penalty_pair* p, float d, cc_vec3 n, cc_vec3 v_rel)
+{
+    cc_contact_rates r = cc_contact_rates_zero();
+    if (d >= p->ka) return r;
+    r.k_normal = p->ke;
+    if (!(d < 0.0f)) return r;
+    float vn = cc_v3_dot(v_rel, n);
+    if (vn < 0.0f) r.c_normal = p->kd;
+    float fnd = p->ke * d + p->kd * cc_minf(vn, 0.0f);
+    float s = cc_v3_length(cc_v3_madd(v_rel, n, -vn));
+    float cap = p->mu * fabsf(fnd);
+    r.c_tangent = p->kf * s <= cap ? p->kf : cap / s;
+    return r;
 }
 
 #endif

@@ -1,11 +1,44 @@
 /* What one step's kernels see: the model, the input and output states, the
  * contact buffer, and the solver's per-body force accumulators (plus, in
- * deterministic mode, per-contact force entries sorted by body). */
+ * deterministic mode, per-contact force entries sorted by body), the
+ * implicit integrator's per-body systems and per-contact couplings, and
+ * the stability report. */
 #ifndef CC_KERNELS_STEP_STEP_VIEW_H
 #define CC_KERNELS_STEP_STEP_VIEW_H
 
 #include "cucontact/contacts.h"
 #include "kernels/model_view.h"
+
+/* Implicit terms of one contact side on its body: the drift J^T (dt K u)
+ * [N, N m] (6) and the matrix -dt alpha J^T A J (21: the upper triangle of
+ * a symmetric 6x6 by rows), A = dt K + D. */
+#define CC_IMPLICIT_DRIFT 0
+#define CC_IMPLICIT_MATRIX 6
+#define CC_IMPLICIT_TERMS 27
+/* A body's generalised velocity: linear then angular, world frame. */
+#define CC_TWIST 6
+
+/* What a coupling sweep needs of one contact: its A = dt K + D (symmetric
+ * 3x3: xx yy zz xy xz yz, <= 0), the contact point relative to each body's
+ * centre of mass, each side's share alpha of the contact's matrix, and the
+ * normal with the angular rates (kernels/step/rates.h). */
+typedef struct cc_contact_coupling {
+    float a[6];
+    cc_vec3 lever0, lever1;
+    float alpha0, alpha1;
+    cc_vec3 normal;
+    float c_roll, c_spin;
+} cc_contact_coupling;
+
+/* The stability report on the device: the current step's limit and the
+ * running tallies (cucontact/solver.h, cc_solver_report). Limits are kept
+ * as cc_float_order_bits so that an atomic minimum of integers orders them. */
+typedef struct cc_step_report_state {
+    uint32_t step_limit_bits;
+    uint32_t min_limit_bits;
+    int steps;
+    int steps_over_limit;
+} cc_step_report_state;
 
 typedef struct cc_step_view {
     cc_model_view model;
@@ -18,7 +51,10 @@ typedef struct cc_step_view {
     cc_contacts_view contacts; /* count NULL: a step without contacts */
     float dt;                  /* [s] */
     int contact_model;         /* cc_contact_model */
-    float point_weight;        /* [m^2] area of a point contact, compliant model */
+    int integrator;            /* cc_integrator */
+    int sweeps;                /* Jacobi sweeps of the implicit step */
+    int sweep;                 /* the sweep a coupling stage runs (set per launch) */
+    float point_weight;        /* [m^2] area of a point contact, compliant model; 0: the shapes' point areas */
     int gyroscopic;
     cc_vec3* body_force;  /* (nbody) summed contact force [N] */
     cc_vec3* body_torque; /* (nbody) summed contact torque about the centre of mass [N m] */
@@ -34,6 +70,14 @@ typedef struct cc_step_view {
     cc_vec3* entry_torque;
     void* sort_temp;
     size_t sort_temp_bytes;
+    /* Implicit integrator. */
+    float* body_implicit;  /* (nbody x CC_IMPLICIT_TERMS) summed implicit terms */
+    float* body_coupling;  /* (nbody x CC_TWIST) summed coupling of a sweep */
+    float* body_dv;        /* (nbody x CC_TWIST) velocity change of the step */
+    cc_contact_coupling* contact_coupling; /* (contact capacity), when sweeping */
+    float* entry_implicit; /* deterministic: (entries x CC_IMPLICIT_TERMS) */
+    float* entry_coupling; /* deterministic, when sweeping: (entries x CC_TWIST) */
+    cc_step_report_state* report;
 } cc_step_view;
 
 #endif

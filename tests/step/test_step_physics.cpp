@@ -16,6 +16,28 @@ const float kPi = 3.14159265358979f;
 
 class Step : public DeviceTest {};
 
+// Both integrators, for the tests whose closed forms hold for either.
+const cc_integrator kIntegrators[] = {CC_INTEGRATOR_IMPLICIT, CC_INTEGRATOR_EXPLICIT};
+
+const char* integrator_name(cc_integrator it) { return it == CC_INTEGRATOR_IMPLICIT ? "implicit" : "explicit"; }
+
+// The defaults with integrator `it`.
+cc_solver_def integrator_def(cc_integrator it)
+{
+    cc_solver_def d = cc_default_solver_def();
+    d.integrator = it;
+    return d;
+}
+
+// One square metre per point contact, so that the closed forms below read
+// k h w = m g with w = 1.
+cc_solver_def unit_def(cc_integrator it)
+{
+    cc_solver_def d = integrator_def(it);
+    d.point_contact_weight = 1.0f;
+    return d;
+}
+
 // A sphere of radius r (density 1000) on an infinite ground plane; returns the sphere's body.
 int sphere_on_plane(cc_builder* b, float r, float height, const cc_shape_def& def)
 {
@@ -42,41 +64,47 @@ double rest_penetration(double k, double eps, double delta, double weight, doubl
 
 TEST_P(Step, SphereRestsWherePenaltyBalancesWeightInTheLinearRegion)
 {
-    // eps = 1 mm, delta = 0: the linear region starts at 2 mm of penetration;
-    // k h w = m g puts the sphere at about 5 mm, so h = penetration - eps.
-    const float r = 0.1f, k = 1.0e4f, eps = 1.0e-3f;
-    Builder b = make_builder();
-    cc_shape_def def = compliant_shape(k, eps, 0.0f, 0.5f, 5.0f);
-    int body = sphere_on_plane(b.get(), r, r, def);
-    Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def()));
-    ASSERT_TRUE(sim.run(3000, 1.0e-3f));
-    double mg = sphere_mass(r) * 9.81;
-    double expected = mg / k + eps; // k (pen - eps) * 1 m^2 = m g
-    ASSERT_GT(expected, 2.0 * eps) << "the test must rest in the linear region";
-    double pen = r - sim.pose(body).p.z;
-    EXPECT_NEAR(pen, expected, 0.01 * expected);
-    EXPECT_LT(std::fabs(sim.linear(body).z), 1e-3f);
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        // eps = 1 mm, delta = 0: the linear region starts at 2 mm of penetration;
+        // k h w = m g puts the sphere at about 5 mm, so h = penetration - eps.
+        const float r = 0.1f, k = 1.0e4f, eps = 1.0e-3f;
+        Builder b = make_builder();
+        cc_shape_def def = compliant_shape(k, eps, 0.0f, 0.5f, 5.0f);
+        int body = sphere_on_plane(b.get(), r, r, def);
+        Sim sim;
+        ASSERT_TRUE(sim.create(b.get(), device(), unit_def(it)));
+        ASSERT_TRUE(sim.run(3000, 1.0e-3f));
+        double mg = sphere_mass(r) * 9.81;
+        double expected = mg / k + eps; // k (pen - eps) * 1 m^2 = m g
+        ASSERT_GT(expected, 2.0 * eps) << "the test must rest in the linear region";
+        double pen = r - sim.pose(body).p.z;
+        EXPECT_NEAR(pen, expected, 0.01 * expected);
+        EXPECT_LT(std::fabs(sim.linear(body).z), 1e-3f);
+    }
 }
 
 TEST_P(Step, SphereRestsWhereSmoothedLoadBalancesWeight)
 {
-    // The reference defaults for eps and delta, with k such that the rest
-    // point lies inside the smoothing interval, where the load is k h h'.
-    const float r = 0.1f, k = 1.0e6f;
-    cc_compliant_params p = cc_default_compliant_params();
-    Builder b = make_builder();
-    cc_shape_def def = compliant_shape(k, p.smoothing_half_distance, p.threshold, 0.5f, 20.0f);
-    int body = sphere_on_plane(b.get(), r, r, def);
-    Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def()));
-    ASSERT_TRUE(sim.run(4000, 2.5e-4f));
-    double mg = sphere_mass(r) * 9.81;
-    double expected = rest_penetration(k, p.smoothing_half_distance, p.threshold, 1.0, mg);
-    double z = expected - (p.smoothing_half_distance - p.threshold);
-    ASSERT_LT(std::fabs(z), p.smoothing_half_distance) << "the test must rest in the smoothing interval";
-    double pen = r - sim.pose(body).p.z;
-    EXPECT_NEAR(pen, expected, 0.01 * expected);
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        // The reference defaults for eps and delta, with k such that the rest
+        // point lies inside the smoothing interval, where the load is k h h'.
+        const float r = 0.1f, k = 1.0e6f;
+        cc_compliant_params p = cc_default_compliant_params();
+        Builder b = make_builder();
+        cc_shape_def def = compliant_shape(k, p.smoothing_half_distance, p.threshold, 0.5f, 20.0f);
+        int body = sphere_on_plane(b.get(), r, r, def);
+        Sim sim;
+        ASSERT_TRUE(sim.create(b.get(), device(), unit_def(it)));
+        ASSERT_TRUE(sim.run(4000, 2.5e-4f));
+        double mg = sphere_mass(r) * 9.81;
+        double expected = rest_penetration(k, p.smoothing_half_distance, p.threshold, 1.0, mg);
+        double z = expected - (p.smoothing_half_distance - p.threshold);
+        ASSERT_LT(std::fabs(z), p.smoothing_half_distance) << "the test must rest in the smoothing interval";
+        double pen = r - sim.pose(body).p.z;
+        EXPECT_NEAR(pen, expected, 0.01 * expected);
+    }
 }
 
 // Rebound speed of a sphere hitting the plane at speed v (no gravity).
@@ -90,7 +118,7 @@ double rebound_ratio(cc_device device, float e, float v)
     cc_shape_def def = compliant_shape(k, 1.0e-6f, 0.0f, 0.0f, cn);
     int body = sphere_on_plane(b.get(), r, r + 1.0e-4f, def);
     Sim sim;
-    if (!sim.create(b.get(), device, cc_default_solver_def())) return -1.0;
+    if (!sim.create(b.get(), device, unit_def(CC_INTEGRATOR_EXPLICIT))) return -1.0;
     sim.set_velocity(body, {0.0f, 0.0f, -v});
     // Contact lasts about pi sqrt(m/k) = 6.4 ms; dt resolves it with 640 steps.
     if (!sim.run(2000, 1.0e-5f)) return -1.0;
@@ -123,52 +151,61 @@ cc_vec3 incline_gravity(float theta)
 
 TEST_P(Step, CompliantFrictionHoldsBelowTheFrictionAngle)
 {
-    const float theta = 20.0f * kPi / 180.0f, mu = 0.5f; // tan 20 deg = 0.36 < 0.5
-    Builder b = make_builder_with_gravity(incline_gravity(theta));
-    cc_shape_def def = compliant_shape(1.0e5f, 1.0e-5f, 0.0f, mu, 20.0f);
-    int body = box_on_incline(b.get(), def);
-    Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def()));
-    ASSERT_TRUE(sim.run(10000, 1.0e-4f));
-    float vf = def.compliant.friction_falloff_velocity;
-    EXPECT_LT(std::fabs(sim.linear(body).x), vf) << "the box must creep below the falloff velocity";
-    EXPECT_LT(std::fabs(sim.pose(body).p.x), vf * 1.0f) << "it may creep at most V_f x 1 s";
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        const float theta = 20.0f * kPi / 180.0f, mu = 0.5f; // tan 20 deg = 0.36 < 0.5
+        Builder b = make_builder_with_gravity(incline_gravity(theta));
+        cc_shape_def def = compliant_shape(1.0e5f, 1.0e-5f, 0.0f, mu, 20.0f);
+        int body = box_on_incline(b.get(), def);
+        Sim sim;
+        ASSERT_TRUE(sim.create(b.get(), device(), unit_def(it)));
+        ASSERT_TRUE(sim.run(10000, 1.0e-4f));
+        float vf = def.compliant.friction_falloff_velocity;
+        EXPECT_LT(std::fabs(sim.linear(body).x), vf) << "the box must creep below the falloff velocity";
+        EXPECT_LT(std::fabs(sim.pose(body).p.x), vf * 1.0f) << "it may creep at most V_f x 1 s";
+    }
 }
 
 TEST_P(Step, CompliantFrictionSlidesWithCoulombAcceleration)
 {
-    const float theta = 35.0f * kPi / 180.0f, mu = 0.5f; // tan 35 deg = 0.70 > 0.5
-    Builder b = make_builder_with_gravity(incline_gravity(theta));
-    cc_shape_def def = compliant_shape(1.0e5f, 1.0e-5f, 0.0f, mu, 20.0f);
-    int body = box_on_incline(b.get(), def);
-    Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def()));
-    ASSERT_TRUE(sim.run(5000, 1.0e-4f));
-    float v1 = sim.linear(body).x;
-    ASSERT_TRUE(sim.run(5000, 1.0e-4f));
-    float v2 = sim.linear(body).x;
-    double measured = (v2 - v1) / 0.5;
-    double expected = 9.81 * (std::sin(theta) - mu * std::cos(theta));
-    EXPECT_NEAR(measured, expected, 0.02 * expected);
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        const float theta = 35.0f * kPi / 180.0f, mu = 0.5f; // tan 35 deg = 0.70 > 0.5
+        Builder b = make_builder_with_gravity(incline_gravity(theta));
+        cc_shape_def def = compliant_shape(1.0e5f, 1.0e-5f, 0.0f, mu, 20.0f);
+        int body = box_on_incline(b.get(), def);
+        Sim sim;
+        ASSERT_TRUE(sim.create(b.get(), device(), unit_def(it)));
+        ASSERT_TRUE(sim.run(5000, 1.0e-4f));
+        float v1 = sim.linear(body).x;
+        ASSERT_TRUE(sim.run(5000, 1.0e-4f));
+        float v2 = sim.linear(body).x;
+        double measured = (v2 - v1) / 0.5;
+        double expected = 9.81 * (std::sin(theta) - mu * std::cos(theta));
+        EXPECT_NEAR(measured, expected, 0.02 * expected);
+    }
 }
 
 TEST_P(Step, PenaltyFrictionCreepsAtTheGainSpeed)
 {
-    const float theta = 20.0f * kPi / 180.0f;
-    Builder b = make_builder_with_gravity(incline_gravity(theta));
-    cc_shape_def def = cc_default_shape_def(); // ke 2.5e3, kd 100, kf 1000, mu 1
-    int body = box_on_incline(b.get(), def);
-    cc_solver_def sd = cc_default_solver_def();
-    sd.contact_model = CC_CONTACT_PENALTY;
-    Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), sd));
-    ASSERT_TRUE(sim.run(4000, 5.0e-4f));
-    double m = 8.0, contacts = 4.0;
-    int n = 0;
-    ASSERT_EQ(cc_contacts_count(sim.contacts.get(), &n), CC_OK);
-    EXPECT_EQ(n, 4);
-    double expected = m * 9.81 * std::sin(theta) / (contacts * def.material.kf);
-    EXPECT_NEAR(sim.linear(body).x, expected, 0.1 * expected);
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        const float theta = 20.0f * kPi / 180.0f;
+        Builder b = make_builder_with_gravity(incline_gravity(theta));
+        cc_shape_def def = cc_default_shape_def(); // ke 2.5e3, kd 100, kf 1000, mu 1
+        int body = box_on_incline(b.get(), def);
+        cc_solver_def sd = unit_def(it);
+        sd.contact_model = CC_CONTACT_PENALTY;
+        Sim sim;
+        ASSERT_TRUE(sim.create(b.get(), device(), sd));
+        ASSERT_TRUE(sim.run(4000, 5.0e-4f));
+        double m = 8.0, contacts = 4.0;
+        int n = 0;
+        ASSERT_EQ(cc_contacts_count(sim.contacts.get(), &n), CC_OK);
+        EXPECT_EQ(n, 4);
+        double expected = m * 9.81 * std::sin(theta) / (contacts * def.material.kf);
+        EXPECT_NEAR(sim.linear(body).x, expected, 0.1 * expected);
+    }
 }
 
 TEST_P(Step, FrictionlessBouncingGainsNoEnergy)
@@ -182,7 +219,7 @@ TEST_P(Step, FrictionlessBouncingGainsNoEnergy)
     cc_shape_def def = compliant_shape(k, 1.0e-4f, 0.0f, 0.0f, 0.0f);
     int body = sphere_on_plane(b.get(), r, r + h0, def);
     Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def()));
+    ASSERT_TRUE(sim.create(b.get(), device(), unit_def(CC_INTEGRATOR_EXPLICIT)));
     const double m = sphere_mass(r), g = 9.81;
     auto energy = [&]() {
         double z = sim.pose(body).p.z - r;
@@ -210,20 +247,23 @@ TEST_P(Step, FrictionlessBouncingGainsNoEnergy)
 
 TEST_P(Step, BallisticFlightMatchesSemiImplicitEulerExactly)
 {
-    Builder b = make_builder();
-    int body = add_body(b.get(), {0.0f, 0.0f, 10.0f});
-    ASSERT_EQ(cc_builder_add_sphere(b.get(), body, 0.1f, nullptr, nullptr), CC_OK);
-    Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def()));
-    sim.set_velocity(body, {1.0f, 0.0f, 2.0f});
-    const int n = 100;
-    const double dt = 1.0e-2;
-    ASSERT_TRUE(sim.run(n, (float)dt));
-    // v_k = v0 - g k dt, z_n = z0 + dt sum_{k=1..n} v_k.
-    double z = 10.0 + dt * (2.0 * n - 9.81 * dt * n * (n + 1) / 2.0);
-    EXPECT_NEAR(sim.pose(body).p.z, z, 2e-4);
-    EXPECT_NEAR(sim.pose(body).p.x, 1.0, 1e-5);
-    EXPECT_NEAR(sim.linear(body).z, 2.0 - 9.81 * n * dt, 1e-4);
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        Builder b = make_builder();
+        int body = add_body(b.get(), {0.0f, 0.0f, 10.0f});
+        ASSERT_EQ(cc_builder_add_sphere(b.get(), body, 0.1f, nullptr, nullptr), CC_OK);
+        Sim sim;
+        ASSERT_TRUE(sim.create(b.get(), device(), unit_def(it)));
+        sim.set_velocity(body, {1.0f, 0.0f, 2.0f});
+        const int n = 100;
+        const double dt = 1.0e-2;
+        ASSERT_TRUE(sim.run(n, (float)dt));
+        // v_k = v0 - g k dt, z_n = z0 + dt sum_{k=1..n} v_k.
+        double z = 10.0 + dt * (2.0 * n - 9.81 * dt * n * (n + 1) / 2.0);
+        EXPECT_NEAR(sim.pose(body).p.z, z, 2e-4);
+        EXPECT_NEAR(sim.pose(body).p.x, 1.0, 1e-5);
+        EXPECT_NEAR(sim.linear(body).z, 2.0 - 9.81 * n * dt, 1e-4);
+    }
 }
 
 TEST_P(Step, TorqueFreeRotationKeepsAngularMomentum)
@@ -236,7 +276,7 @@ TEST_P(Step, TorqueFreeRotationKeepsAngularMomentum)
     int body = add_body(b.get(), {0.0f, 0.0f, 0.0f});
     ASSERT_EQ(cc_builder_add_box(b.get(), body, {0.05f, 0.1f, 0.15f}, nullptr, nullptr), CC_OK);
     Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def()));
+    ASSERT_TRUE(sim.create(b.get(), device(), unit_def(CC_INTEGRATOR_EXPLICIT)));
     cc_mass_properties mp;
     ASSERT_EQ(cc_model_get_body_mass(sim.model.get(), body, &mp), CC_OK);
     auto momentum = [&]() {
@@ -285,109 +325,121 @@ Builder box_pile_worlds(int worlds)
 
 TEST_P(Step, PerturbingOneWorldLeavesTheOthersBitIdentical)
 {
-    // On the GPU, atomics sum in a varying order, so only the deterministic
-    // pipeline and solver are bit-reproducible there.
-    for (int deterministic = GetParam() == CC_DEVICE_CUDA; deterministic < 2; ++deterministic) {
-        Builder b = box_pile_worlds(3);
-        cc_solver_def sd = cc_default_solver_def();
-        sd.deterministic = deterministic;
-        cc_pipeline_def pd = cc_default_pipeline_def();
-        pd.deterministic = deterministic;
-        Sim a, c;
-        ASSERT_TRUE(a.create(b.get(), device(), sd, &pd));
-        ASSERT_TRUE(c.create(b.get(), device(), sd, &pd));
-        // World 1 (bodies 4..7) gets a kick in one run only.
-        c.set_velocity(5, {0.3f, -0.2f, 0.0f}, {0.0f, 0.0f, 2.0f});
-        ASSERT_TRUE(a.run(300, 1.0e-3f));
-        ASSERT_TRUE(c.run(300, 1.0e-3f));
-        std::vector<float> sa = a.snapshot(), sc = c.snapshot();
-        const size_t per_world = 4 * 13;
-        EXPECT_EQ(0, std::memcmp(sa.data(), sc.data(), per_world * sizeof(float))) << "world 0 changed";
-        EXPECT_NE(0, std::memcmp(sa.data() + per_world, sc.data() + per_world, per_world * sizeof(float)))
-            << "world 1 was not perturbed";
-        EXPECT_EQ(0, std::memcmp(sa.data() + 2 * per_world, sc.data() + 2 * per_world, per_world * sizeof(float)))
-            << "world 2 changed";
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        // On the GPU, atomics sum in a varying order, so only the deterministic
+        // pipeline and solver are bit-reproducible there.
+        for (int deterministic = GetParam() == CC_DEVICE_CUDA; deterministic < 2; ++deterministic) {
+            Builder b = box_pile_worlds(3);
+            cc_solver_def sd = integrator_def(it);
+            sd.deterministic = deterministic;
+            cc_pipeline_def pd = cc_default_pipeline_def();
+            pd.deterministic = deterministic;
+            Sim a, c;
+            ASSERT_TRUE(a.create(b.get(), device(), sd, &pd));
+            ASSERT_TRUE(c.create(b.get(), device(), sd, &pd));
+            // World 1 (bodies 4..7) gets a kick in one run only.
+            c.set_velocity(5, {0.3f, -0.2f, 0.0f}, {0.0f, 0.0f, 2.0f});
+            ASSERT_TRUE(a.run(300, 1.0e-3f));
+            ASSERT_TRUE(c.run(300, 1.0e-3f));
+            std::vector<float> sa = a.snapshot(), sc = c.snapshot();
+            const size_t per_world = 4 * 13;
+            EXPECT_EQ(0, std::memcmp(sa.data(), sc.data(), per_world * sizeof(float))) << "world 0 changed";
+            EXPECT_NE(0, std::memcmp(sa.data() + per_world, sc.data() + per_world, per_world * sizeof(float)))
+                << "world 1 was not perturbed";
+            EXPECT_EQ(0, std::memcmp(sa.data() + 2 * per_world, sc.data() + 2 * per_world, per_world * sizeof(float)))
+                << "world 2 changed";
+        }
     }
 }
 
 TEST_P(Step, DeterministicStepRepeatsToTheBit)
 {
-    Builder b = box_pile_worlds(8);
-    cc_solver_def sd = cc_default_solver_def();
-    sd.deterministic = 1;
-    cc_pipeline_def pd = cc_default_pipeline_def();
-    pd.deterministic = 1;
-    std::vector<float> first;
-    for (int run = 0; run < 2; ++run) {
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        Builder b = box_pile_worlds(8);
+        cc_solver_def sd = integrator_def(it);
+        sd.deterministic = 1;
+        cc_pipeline_def pd = cc_default_pipeline_def();
+        pd.deterministic = 1;
+        std::vector<float> first;
+        for (int run = 0; run < 2; ++run) {
+            Sim sim;
+            ASSERT_TRUE(sim.create(b.get(), device(), sd, &pd));
+            ASSERT_TRUE(sim.run(100, 1.0e-3f));
+            std::vector<float> s = sim.snapshot();
+            if (run == 0) first = s;
+            else EXPECT_EQ(0, std::memcmp(first.data(), s.data(), s.size() * sizeof(float)));
+        }
+        // The boxes did move and touch: the pile settled under gravity.
         Sim sim;
         ASSERT_TRUE(sim.create(b.get(), device(), sd, &pd));
         ASSERT_TRUE(sim.run(100, 1.0e-3f));
-        std::vector<float> s = sim.snapshot();
-        if (run == 0) first = s;
-        else EXPECT_EQ(0, std::memcmp(first.data(), s.data(), s.size() * sizeof(float)));
+        int n = 0;
+        ASSERT_EQ(cc_contacts_count(sim.contacts.get(), &n), CC_OK);
+        EXPECT_GT(n, 8 * 4);
     }
-    // The boxes did move and touch: the pile settled under gravity.
-    Sim sim;
-    ASSERT_TRUE(sim.create(b.get(), device(), sd, &pd));
-    ASSERT_TRUE(sim.run(100, 1.0e-3f));
-    int n = 0;
-    ASSERT_EQ(cc_contacts_count(sim.contacts.get(), &n), CC_OK);
-    EXPECT_GT(n, 8 * 4);
 }
 
 TEST_P(Step, DeterministicAndAtomicSumsAgree)
 {
-    Builder b = box_pile_worlds(2);
-    cc_solver_def sd = cc_default_solver_def();
-    Sim atomic, sorted;
-    ASSERT_TRUE(atomic.create(b.get(), device(), sd));
-    sd.deterministic = 1;
-    ASSERT_TRUE(sorted.create(b.get(), device(), sd));
-    ASSERT_TRUE(atomic.run(50, 1.0e-3f));
-    ASSERT_TRUE(sorted.run(50, 1.0e-3f));
-    std::vector<float> a = atomic.snapshot(), s = sorted.snapshot();
-    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], s[i], 1e-4f) << "entry " << i;
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        Builder b = box_pile_worlds(2);
+        cc_solver_def sd = integrator_def(it);
+        Sim atomic, sorted;
+        ASSERT_TRUE(atomic.create(b.get(), device(), sd));
+        sd.deterministic = 1;
+        ASSERT_TRUE(sorted.create(b.get(), device(), sd));
+        ASSERT_TRUE(atomic.run(50, 1.0e-3f));
+        ASSERT_TRUE(sorted.run(50, 1.0e-3f));
+        std::vector<float> a = atomic.snapshot(), s = sorted.snapshot();
+        for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], s[i], 1e-4f) << "entry " << i;
+    }
 }
 
 TEST_P(Step, FrameGraphReplayEqualsTheDirectLoop)
 {
-    for (int substeps : {1, 4}) {
-        // Deterministic collide and step, so that the GPU's two runs can be
-        // compared to the bit as well.
-        Builder b = box_pile_worlds(4);
-        cc_solver_def sd = cc_default_solver_def();
-        sd.deterministic = 1;
-        cc_pipeline_def pd = cc_default_pipeline_def();
-        pd.deterministic = 1;
-        Sim direct, graph;
-        ASSERT_TRUE(direct.create(b.get(), device(), sd, &pd));
-        ASSERT_TRUE(graph.create(b.get(), device(), sd, &pd));
-        const float dt = 1.0e-3f;
-        const int collide_every = 2, frames = 1000;
-        // The direct loop: collide every second substep, ping-pong states.
-        for (int f = 0; f < frames; ++f) {
-            for (int k = 0; k < substeps; ++k) {
-                cc_state* in = direct.state[direct.current].get();
-                cc_state* out = direct.state[1 - direct.current].get();
-                if (k % collide_every == 0) CC_ASSERT_OK(cc_collide(direct.pipeline.get(), in, direct.contacts.get(), nullptr));
-                CC_ASSERT_OK(cc_step(direct.solver.get(), in, out, direct.contacts.get(), dt, nullptr));
-                direct.current = 1 - direct.current;
+    for (cc_integrator it : kIntegrators) {
+        SCOPED_TRACE(integrator_name(it));
+        for (int substeps : {1, 4}) {
+            // Deterministic collide and step, so that the GPU's two runs can be
+            // compared to the bit as well.
+            Builder b = box_pile_worlds(4);
+            cc_solver_def sd = integrator_def(it);
+            sd.deterministic = 1;
+            cc_pipeline_def pd = cc_default_pipeline_def();
+            pd.deterministic = 1;
+            Sim direct, graph;
+            ASSERT_TRUE(direct.create(b.get(), device(), sd, &pd));
+            ASSERT_TRUE(graph.create(b.get(), device(), sd, &pd));
+            const float dt = 1.0e-3f;
+            const int collide_every = 2, frames = 1000;
+            // The direct loop: collide every second substep, ping-pong states.
+            for (int f = 0; f < frames; ++f) {
+                for (int k = 0; k < substeps; ++k) {
+                    cc_state* in = direct.state[direct.current].get();
+                    cc_state* out = direct.state[1 - direct.current].get();
+                    if (k % collide_every == 0) CC_ASSERT_OK(cc_collide(direct.pipeline.get(), in, direct.contacts.get(), nullptr));
+                    CC_ASSERT_OK(cc_step(direct.solver.get(), in, out, direct.contacts.get(), dt, nullptr));
+                    direct.current = 1 - direct.current;
+                }
             }
+            cc_state* states[2] = {graph.state[0].get(), graph.state[1].get()};
+            cc_frame_graph* g = nullptr;
+            CC_ASSERT_OK(cc_frame_graph_create(graph.pipeline.get(), graph.solver.get(), states, substeps, collide_every, dt,
+                                               nullptr, &g));
+            FrameGraph owned(g);
+            for (int f = 0; f < frames; ++f) CC_ASSERT_OK(cc_frame_graph_launch(g, nullptr));
+            graph.current = 0; // the frame always ends in states[0]
+            std::vector<float> d = direct.snapshot(), r = graph.snapshot();
+            ASSERT_EQ(d.size(), r.size());
+            EXPECT_EQ(0, std::memcmp(d.data(), r.data(), d.size() * sizeof(float))) << substeps << " substeps";
+            int n = 0;
+            ASSERT_EQ(cc_contacts_count(cc_frame_graph_contacts(g), &n), CC_OK);
+            EXPECT_GT(n, 0);
+            EXPECT_EQ(cc_frame_graph_exec(g) != nullptr, GetParam() == CC_DEVICE_CUDA);
         }
-        cc_state* states[2] = {graph.state[0].get(), graph.state[1].get()};
-        cc_frame_graph* g = nullptr;
-        CC_ASSERT_OK(cc_frame_graph_create(graph.pipeline.get(), graph.solver.get(), states, substeps, collide_every, dt,
-                                           nullptr, &g));
-        FrameGraph owned(g);
-        for (int f = 0; f < frames; ++f) CC_ASSERT_OK(cc_frame_graph_launch(g, nullptr));
-        graph.current = 0; // the frame always ends in states[0]
-        std::vector<float> d = direct.snapshot(), r = graph.snapshot();
-        ASSERT_EQ(d.size(), r.size());
-        EXPECT_EQ(0, std::memcmp(d.data(), r.data(), d.size() * sizeof(float))) << substeps << " substeps";
-        int n = 0;
-        ASSERT_EQ(cc_contacts_count(cc_frame_graph_contacts(g), &n), CC_OK);
-        EXPECT_GT(n, 0);
-        EXPECT_EQ(cc_frame_graph_exec(g) != nullptr, GetParam() == CC_DEVICE_CUDA);
     }
 }
 

@@ -1,7 +1,5 @@
 /* CPU stages of the step: contact forces, their deterministic per-body
  * sums and the integrator. */
-#include <string.h>
-
 #include "host/backend/cpu/radix_sort.h"
 #include "host/backend/cpu/stages.h"
 #include "kernels/step/force.h"
@@ -14,8 +12,7 @@ cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_s
     int contacts = v->contacts.count ? *v->contacts.count : 0;
     switch (stage) {
     case CC_STEP_CLEAR:
-        memset(v->body_force, 0, sizeof(cc_vec3) * (size_t)bodies);
-        memset(v->body_torque, 0, sizeof(cc_vec3) * (size_t)bodies);
+        cc_step_clear_thread(v);
         break;
     case CC_STEP_CONTACT_FORCES:
         for (int i = 0; i < contacts; ++i) cc_contact_force_thread(i, v);
@@ -28,8 +25,19 @@ cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_s
     case CC_STEP_REDUCE:
         for (int b = 0; b < bodies; ++b) cc_reduce_body_forces_thread(b, v, 2 * contacts);
         break;
+    case CC_STEP_SOLVE:
+        for (int b = 0; b < bodies; ++b) cc_implicit_solve_thread(b, v);
+        break;
+    case CC_STEP_COUPLING:
+        for (int i = 0; i < contacts; ++i) cc_coupling_thread(i, v);
+        break;
+    case CC_STEP_REDUCE_COUPLING:
+        for (int b = 0; b < bodies; ++b)
+            cc_reduce_body_terms(b, v, 2 * contacts, v->entry_coupling, v->body_coupling, CC_TWIST);
+        break;
     case CC_STEP_INTEGRATE:
         for (int b = 0; b < bodies; ++b) cc_integrate_body_thread(b, v);
+        cc_step_report_thread(v);
         break;
     }
     return CC_OK;
