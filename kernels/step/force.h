@@ -133,9 +133,10 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
         float w_rot = (moves0 ? cc_step_inverse_inertia_bound(v, b0) : 0.0f) +
                       (moves1 ? cc_step_inverse_inertia_bound(v, b1) : 0.0f);
         cc_step_note_limit(v, &rates, w, w_rot);
-        if (v->integrator == 0 /* CC_INTEGRATOR_IMPLICIT */)
-            cc_implicit_contact_terms(i, v, &rates, n, v_rel, b0, b1, moves0, moves1, lever0, lever1);
     }
+    /* Also for a contact where nothing moves: its coupling row then says so. */
+    if (v->integrator == 0 /* CC_INTEGRATOR_IMPLICIT */)
+        cc_implicit_contact_terms(i, v, &rates, n, v_rel, b0, b1, moves0, moves1, lever0, lever1);
     if (v->deterministic) {
         /* Entries sorted by body are summed in a fixed order later. */
         int e0 = 2 * i, e1 = 2 * i + 1;
