@@ -4,6 +4,12 @@
  *
  *   graph_replay [--device cpu|cuda] [--worlds N] [--frames N]
  *                [--substeps N] [--collide-every N] [--deterministic]
+ *                [--material default|soft]
+ *
+ * The default material is the library's (the compliant model's reference
+ * parameters, point-contact areas from the shapes); soft is a 1e5 Pa/m
+ * penalty with 0.1 mm smoothing and c_n 20 s/m over 1 m^2 per point
+ * contact. Both settle with the default (implicit) step.
  *
  * On CUDA the frame is a cudaGraphExec_t, replayed with cudaGraphLaunch
  * straight from this program; on the CPU cc_frame_graph_launch replays the
@@ -24,12 +30,14 @@
 typedef struct options {
     cc_device device;
     int worlds, frames, substeps, collide_every, deterministic;
+    int soft; /* --material soft */
 } options;
 
 static int usage(const char* program)
 {
     fprintf(stderr,
             "usage: %s [--device cpu|cuda] [--worlds N] [--frames N] [--substeps N] [--collide-every N] [--deterministic]\n"
+            "          [--material default|soft]\n"
             "  builds N worlds of an 8-box pile (4096 by default), captures one frame of\n"
             "  collide + substeps (4 of 1 ms by default) and replays it (1000 frames by default)\n",
             program);
@@ -53,6 +61,7 @@ static int parse(int argc, char** argv, options* o)
     o->substeps = 4;
     o->collide_every = 1;
     o->deterministic = 0;
+    o->soft = 0;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -69,6 +78,10 @@ static int parse(int argc, char** argv, options* o)
         if (!strcmp(a, "--device")) {
             if (!strcmp(next, "cpu")) o->device = cc_device_cpu();
             else if (!strcmp(next, "cuda")) o->device = cc_device_cuda(0);
+            else ok = 0;
+        } else if (!strcmp(a, "--material")) {
+            if (!strcmp(next, "default")) o->soft = 0;
+            else if (!strcmp(next, "soft")) o->soft = 1;
             else ok = 0;
         } else if (!strcmp(a, "--worlds")) ok = parse_count(next, &o->worlds);
         else if (!strcmp(a, "--frames")) ok = parse_count(next, &o->frames);
@@ -96,18 +109,27 @@ static int parse(int argc, char** argv, options* o)
         }                                                                                       \
     } while (0)
 
+/* The shapes' material: the library's, or the soft one. */
+static cc_shape_def material(int soft)
+{
+    cc_shape_def shape = cc_default_shape_def();
+    if (soft) {
+        shape.compliant.penalty_coefficient = 1.0e5f; /* N/m per m^2 of contact weight */
+        shape.compliant.smoothing_half_distance = 1.0e-4f;
+        shape.compliant.threshold = 0.0f;
+        shape.compliant.normal_damping = 20.0f;
+    }
+    return shape;
+}
+
 /* One world: 8 boxes of 0.2 m in two layers of four, slightly turned. */
-static cc_builder* box_pile_template(void)
+static cc_builder* box_pile_template(int soft)
 {
     cc_builder_def def = cc_default_builder_def();
     def.rigid_gap = 0.02f;
     cc_builder* t = NULL;
     CHECK(cc_builder_create(&def, &t));
-    cc_shape_def shape = cc_default_shape_def();
-    shape.compliant.penalty_coefficient = 1.0e5f; /* N/m per m^2 of contact weight */
-    shape.compliant.smoothing_half_distance = 1.0e-4f;
-    shape.compliant.threshold = 0.0f;
-    shape.compliant.normal_damping = 20.0f;
+    cc_shape_def shape = material(soft);
     for (int i = 0; i < 8; ++i) {
         cc_body_def body = cc_default_body_def();
         float angle = 0.05f * (float)i;
@@ -163,17 +185,14 @@ int main(int argc, char** argv)
     if (!parse(argc, argv, &o)) return usage(argv[0]);
     const float dt = 1.0e-3f;
 
-    cc_builder* templ = box_pile_template();
+    cc_builder* templ = box_pile_template(o.soft);
     /* A 2 cm detection gap: contacts are refreshed every substep or two, so
      * the default 10 cm would only add rows that carry no force. */
     cc_builder_def scene_def = cc_default_builder_def();
     scene_def.rigid_gap = 0.02f;
     cc_builder* scene = NULL;
     CHECK(cc_builder_create(&scene_def, &scene));
-    cc_shape_def ground = cc_default_shape_def();
-    ground.compliant.smoothing_half_distance = 1.0e-4f;
-    ground.compliant.threshold = 0.0f;
-    ground.compliant.normal_damping = 20.0f;
+    cc_shape_def ground = material(o.soft);
     CHECK(cc_builder_add_plane(scene, CC_BODY_WORLD, 0.0f, 0.0f, &ground, NULL));
     CHECK(cc_builder_replicate(scene, templ, o.worlds, NULL));
 
@@ -187,6 +206,7 @@ int main(int argc, char** argv)
     CHECK(cc_pipeline_get_info(pipeline, &info));
     cc_solver_def sd = cc_default_solver_def();
     sd.deterministic = o.deterministic;
+    if (o.soft) sd.point_contact_weight = 1.0f; /* the soft material's area per point */
     cc_solver* solver = NULL;
     CHECK(cc_solver_create(model, &sd, info.rigid_contact_max, &solver));
     cc_state* states[2] = {NULL, NULL};

@@ -186,6 +186,10 @@ static cc_status read_hfield_asset(mj_loader* L, cc_xml_node* n)
         unsigned char* px;
         int w, ht;
         if ((s = cc_load_png_gray(path, from, &w, &ht, &px)) != CC_OK) return s;
+        if ((long long)w * ht > CC_HFIELD_MAX_SAMPLES) {
+            cc_host_free(px);
+            return mjcf_fail_at(CC_ERR_INVALID_SIZE, n->file, n->line, "<hfield file=\"%.200s\">: a %d x %d image is %lld samples, over the %d a heightfield may hold", file, w, ht, (long long)w * ht, CC_HFIELD_MAX_SAMPLES);
+        }
         h.rows = ht;
         h.cols = w;
         h.samples = (float*)cc_host_alloc(sizeof(float) * (size_t)w * (size_t)ht);
@@ -200,14 +204,16 @@ static cc_status read_hfield_asset(mj_loader* L, cc_xml_node* n)
     } else {
         if (rows < 2 || cols < 2)
             return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<hfield name=\"%s\">: give a PNG file, or nrow and ncol of at least 2", name);
+        if (rows * cols > CC_HFIELD_MAX_SAMPLES)
+            return mjcf_fail_at(CC_ERR_INVALID_SIZE, n->file, n->line, "<hfield name=\"%s\">: nrow x ncol = %lld x %lld = %lld samples, over the %d a heightfield may hold", name, rows, cols, rows * cols, CC_HFIELD_MAX_SAMPLES);
         h.rows = (int)rows;
         h.cols = (int)cols;
         if (mjcf_get_attr(n, NULL, "hfield", "elevation", &a)) {
             int count = 0;
             if ((s = mjcf_parse_float_list(&a, &h.samples, &count)) != CC_OK) return s;
-            if (count != h.rows * h.cols) {
+            if ((long long)count != rows * cols) {
                 cc_host_free(h.samples);
-                return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<hfield name=\"%s\">: elevation holds %d values; nrow x ncol is %d", name, count, h.rows * h.cols);
+                return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<hfield name=\"%s\">: elevation holds %d values; nrow x ncol is %lld", name, count, rows * cols);
             }
         } else {
             h.samples = (float*)cc_host_calloc((size_t)h.rows * (size_t)h.cols, sizeof(float));

@@ -536,8 +536,8 @@ cc_status cc_builder_add_heightfield_data(cc_builder* b, int rows, int cols, con
     if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
     if (rows < 2 || cols < 2)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a %d x %d grid is too small; give at least 2 rows and 2 columns", what, rows, cols);
-    if ((int64_t)rows * cols > INT32_MAX / 4)
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a %d x %d grid exceeds the index range", what, rows, cols);
+    if ((int64_t)rows * cols > CC_HFIELD_MAX_SAMPLES)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a %d x %d grid is %lld samples, over the %d a heightfield may hold", what, rows, cols, (long long)rows * cols, CC_HFIELD_MAX_SAMPLES);
     if (!heights) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: heights is NULL", what);
     int n = rows * cols;
     float lo = heights[0], hi = heights[0];
@@ -702,6 +702,8 @@ cc_status cc_builder_begin_world(cc_builder* b, int* out_world)
     if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_begin_world: builder is NULL");
     if (b->open_world >= 0)
         return cc_fail(CC_ERR_INVALID_STATE, "cc_builder_begin_world: world %d is still open; call cc_builder_end_world first", b->open_world);
+    if (b->world_count >= CC_MAX_WORLDS)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_begin_world: the builder holds %d worlds, the most a model may hold", b->world_count);
     b->open_world = b->world_count++;
     if (out_world) *out_world = b->open_world;
     return cc_ok();
@@ -868,6 +870,8 @@ cc_status cc_builder_replicate(cc_builder* b, const cc_builder* templ, int copie
     if ((int64_t)templ->shape_count * copies + b->shape_count > INT32_MAX / 2 ||
         (int64_t)templ->body_count * copies + b->body_count > INT32_MAX / 2)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: %d copies of %d shapes exceed the index range", what, copies, templ->shape_count);
+    if ((int64_t)b->world_count + copies > CC_MAX_WORLDS)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: %d copies after %d worlds make more than the %d worlds a model may hold", what, copies, b->world_count, CC_MAX_WORLDS);
     if (!cc_reserve((void**)&b->blocks, &b->block_capacity, b->block_count + 1, sizeof *b->blocks))
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     cc_builder_mark mark = cc_builder_get_mark(b);

@@ -167,8 +167,9 @@ cc_status cc_contacts_download(const cc_contacts* c, const cc_state* state, cc_c
     s = be->download(&count, c->view.count, sizeof count);
     if (s != CC_OK) return s;
     int n = count < max ? count : max;
-    *out_count = count;
-    if (n <= 0) return cc_ok();
+    if (n < 0) n = 0;
+    *out_count = n;
+    if (n == 0) return cc_ok();
     /* Stage the columns through one host block, then assemble rows. */
     cc_contacts_view h;
     memset(&h, 0, sizeof h);

@@ -67,6 +67,8 @@ int cc_contacts_capacity(const cc_contacts* c);
 cc_status cc_contacts_count(const cc_contacts* c, int* out_count);
 /// Waits for the device and copies up to `max` contacts to `out`, deriving the
 /// body-frame offsets from the body poses in `state` (the state collided).
+/// `out_count` receives the rows copied (at most `max`); cc_contacts_count
+/// gives how many the pass holds.
 cc_status cc_contacts_download(const cc_contacts* c, const cc_state* state, cc_contact* out,
                                int max, int* out_count);
 /// Waits for the device and copies the new and broken index lists of the

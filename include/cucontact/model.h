@@ -183,10 +183,15 @@ typedef enum cc_mesh_approximation {
 cc_status cc_builder_approximate_meshes(cc_builder* b, const int* shapes, int count,
                                         cc_mesh_approximation method, int keep_visual);
 
+/// The most samples (rows x cols) one heightfield may hold: 2^27, a grid of
+/// about 11,585 squared (its triangles keep 32-bit indices with room).
+#define CC_HFIELD_MAX_SAMPLES (1 << 27)
+
 /// Stores a heightfield's elevation grid and writes its index to *out_hfield.
 /// `heights` holds rows*cols finite samples, row-major: row r lies at
 /// y = -hy + 2*hy*r/(rows-1), column c at x = -hx + 2*hx*c/(cols-1) of the
-/// shape's half extents (hx, hy). rows and cols must be at least 2.
+/// shape's half extents (hx, hy). rows and cols must be at least 2, and
+/// rows*cols at most CC_HFIELD_MAX_SAMPLES.
 cc_status cc_builder_add_heightfield_data(cc_builder* b, int rows, int cols, const float* heights,
                                           int* out_hfield);
 /// Grid size and the lowest and highest sample of heightfield `hfield`.
@@ -255,13 +260,17 @@ cc_status cc_builder_set_body_mass(cc_builder* b, int body, const cc_mass_proper
 /// report what their shapes weigh; the step never moves them.
 cc_status cc_builder_get_body_mass(const cc_builder* b, int body, cc_mass_properties* out);
 
+/// The most worlds a model may hold.
+#define CC_MAX_WORLDS (1 << 24)
+
 /// Opens a new world; bodies and shapes added with CC_WORLD_CURRENT go into it
 /// until cc_builder_end_world.
 cc_status cc_builder_begin_world(cc_builder* b, int* out_world);
 cc_status cc_builder_end_world(cc_builder* b);
 /// Copies every body, shape and filter pair of `templ` into one new world.
 cc_status cc_builder_add_world(cc_builder* b, const cc_builder* templ, int* out_world);
-/// Copies `templ` into `copies` new consecutive worlds. The template's hulls,
+/// Copies `templ` into `copies` new consecutive worlds (at most CC_MAX_WORLDS
+/// in all). The template's hulls,
 /// meshes, heightfields and shape names are stored once for all copies, and
 /// pipelines store the template's precomputed pairs once.
 cc_status cc_builder_replicate(cc_builder* b, const cc_builder* templ, int copies,

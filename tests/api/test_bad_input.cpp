@@ -613,6 +613,25 @@ TEST_F(BadInput, FinalizeWithAnOpenWorld)
     expect_usable();
 }
 
+TEST_F(BadInput, ReplicateBeyondTheWorldLimit)
+{
+    // An empty template copied two billion times, twice: the world count
+    // must not wrap negative.
+    Builder empty = make_builder();
+    EXPECT_STATUS(cc_builder_replicate(b_.get(), empty.get(), 2000000000, nullptr), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(message_names({"2000000000", "worlds"}));
+    expect_unchanged();
+    ASSERT_EQ(cc_builder_replicate(b_.get(), empty.get(), CC_MAX_WORLDS - 1, nullptr), CC_OK);
+    EXPECT_STATUS(cc_builder_replicate(b_.get(), empty.get(), 2, nullptr), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(cc_builder_world_count(b_.get()), CC_MAX_WORLDS - 1);
+    int w = -1;
+    ASSERT_EQ(cc_builder_begin_world(b_.get(), &w), CC_OK);
+    EXPECT_EQ(w, CC_MAX_WORLDS - 1);
+    ASSERT_EQ(cc_builder_end_world(b_.get()), CC_OK);
+    EXPECT_STATUS(cc_builder_begin_world(b_.get(), &w), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_EQ(cc_builder_world_count(b_.get()), CC_MAX_WORLDS);
+}
+
 TEST_F(BadInput, ReplicateWithNoCopies)
 {
     Builder t = make_builder();

@@ -670,6 +670,9 @@ TEST(MjcfErrors, EachFailureHasItsOwnMessageWithFileAndLine)
         {"unknown exclude body", "<mujoco><contact>\n<exclude body1=\"a\" body2=\"b\"/></contact></mujoco>", CC_ERR_PARSE, 2, "no body"},
         {"wrong root", "<robot>\n</robot>", CC_ERR_PARSE, 1, "<mujoco>"},
         {"unknown joint type", "<mujoco><worldbody><body>\n<joint type=\"spin\"/></body></worldbody></mujoco>", CC_ERR_PARSE, 2, "unknown joint type"},
+        // rows x cols must not wrap in 32 bits (65536^2 is 2^32).
+        {"huge heightfield", "<mujoco><asset>\n<hfield name=\"h\" nrow=\"65536\" ncol=\"65536\" elevation=\"\" size=\"1 1 1 0\"/></asset></mujoco>",
+         CC_ERR_INVALID_SIZE, 2, "4294967296 samples"},
     };
     std::set<std::string> messages;
     for (const ErrorCase& c : cases) {
