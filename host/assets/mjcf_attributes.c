@@ -94,6 +94,26 @@ int mjcf_get_attr(cc_xml_node* n, const mj_class* c, const char* kind, const cha
     return 1;
 }
 
+/* strtod for one decimal number of an attribute: hexadecimal forms
+ * (0x10, which MuJoCo's parser does not read), infinities, NaN and values
+ * beyond float's range (1e39 is finite in the file but not as a float) are
+ * refused: *why says which, and the result is 0. */
+static double decimal_number(const char* p, char** end, const char** why)
+{
+    *why = NULL;
+    const char* q = p;
+    if (*q == '+' || *q == '-') q++;
+    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+        *why = "is hexadecimal; write it in decimal";
+        strtod(p, end);
+        return 0.0;
+    }
+    double v = strtod(p, end);
+    if (!isfinite(v)) *why = "is not a finite number";
+    else if (fabs(v) > 3.4028234e38) *why = "exceeds the range of a float (3.4e38)";
+    return *why ? 0.0 : v;
+}
+
 /* Parses between min_count and max_count numbers (max_count <= MAX_NUMBERS). */
 cc_status mjcf_parse_numbers(const mj_attr* a, double* out, int min_count, int max_count, int* count)
 {
@@ -103,12 +123,13 @@ cc_status mjcf_parse_numbers(const mj_attr* a, double* out, int min_count, int m
         while (isspace((unsigned char)*p)) p++;
         if (!*p) break;
         char* end;
-        double v = strtod(p, &end);
-        if (end == p || (*end && !isspace((unsigned char)*end)) || !isfinite(v)) {
+        const char* why;
+        double v = decimal_number(p, &end, &why);
+        if (end == p || (*end && !isspace((unsigned char)*end)) || why) {
             int len = 0;
             while (p[len] && !isspace((unsigned char)p[len]) && len < 40) len++;
-            return mjcf_fail_at(CC_ERR_PARSE, a->file, a->line, "<%s %s=\"%.60s\">: '%.*s' is not a finite number", a->kind,
-                           a->name, a->value, len, p);
+            return mjcf_fail_at(CC_ERR_PARSE, a->file, a->line, "<%s %s=\"%.60s\">: '%.*s' %s", a->kind,
+                           a->name, a->value, len, p, why ? why : "is not a finite number");
         }
         if (n == max_count)
             return mjcf_fail_at(CC_ERR_PARSE, a->file, a->line, "<%s %s=\"%.60s\">: too many numbers; expected %s%d", a->kind,
@@ -169,8 +190,9 @@ static cc_status parse_list(const mj_attr* a, int integers, void** out, int* cou
             iv = strtol(p, &end, 10);
             ok = iv >= 0 && iv <= INT32_MAX / 4;
         } else {
-            fv = strtod(p, &end);
-            ok = isfinite(fv);
+            const char* why;
+            fv = decimal_number(p, &end, &why);
+            ok = why == NULL;
         }
         if (end == p || (*end && !isspace((unsigned char)*end)) || !ok) {
             cc_host_free(list);

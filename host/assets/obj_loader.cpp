@@ -1,7 +1,10 @@
 // OBJ meshes through tinyobjloader, behind the C function of host/assets/asset_io.h.
 // Every face is triangulated; vertex indices refer to the file's positions
 // (normals and texture coordinates are not kept).
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -10,13 +13,76 @@
 
 #include "host/assets/asset_io.h"
 
+namespace {
+
+// The first token of a line and the rest after it.
+const char* skip_space(const char* p)
+{
+    while (*p == ' ' || *p == '\t') ++p;
+    return p;
+}
+
+// Checks the vertex and face lines the way the mesh needs them, before the
+// parser (which reads "nan" as 0 and wraps indices past 32 bits) sees them:
+// every v coordinate a finite decimal number, every face index an integer
+// other than 0 that refers to a vertex defined before it (negative ones
+// count back). Fails naming the file, the line and the text.
+cc_status check_obj_lines(const char* path, const std::string& where)
+{
+    FILE* f = std::fopen(path, "rb");
+    if (!f) return cc_fail(CC_ERR_IO, "%scannot open '%s'", where.c_str(), path);
+    std::string line;
+    long long vertices = 0, number = 0;
+    cc_status status = CC_OK;
+    int ch = 0;
+    while (status == CC_OK && ch != EOF) {
+        line.clear();
+        while ((ch = std::fgetc(f)) != EOF && ch != '\n') line.push_back((char)ch);
+        ++number;
+        const char* p = skip_space(line.c_str());
+        bool is_vertex = p[0] == 'v' && (p[1] == ' ' || p[1] == '\t');
+        bool is_face = p[0] == 'f' && (p[1] == ' ' || p[1] == '\t');
+        if (!is_vertex && !is_face) continue;
+        p = skip_space(p + 1);
+        int fields = 0;
+        while (*p && *p != '\r' && *p != '#' && status == CC_OK) {
+            const char* start = p;
+            while (*p && *p != ' ' && *p != '\t' && *p != '\r') ++p;
+            std::string token(start, (size_t)(p - start));
+            p = skip_space(p);
+            ++fields;
+            if (is_vertex) {
+                if (fields > 3) break; // an optional w or colour
+                char* end = nullptr;
+                double x = std::strtod(token.c_str(), &end);
+                bool hex = token.find_first_of("xX") != std::string::npos;
+                if (hex || end == token.c_str() || *end || !std::isfinite(x) || std::fabs(x) > 3.0e38)
+                    status = cc_fail(CC_ERR_PARSE, "%s%s:%lld: vertex coordinate '%.40s' is not a finite number", where.c_str(), path,
+                                     number, token.c_str());
+                continue;
+            }
+            std::string index = token.substr(0, token.find('/'));
+            char* end = nullptr;
+            errno = 0;
+            long long i = std::strtoll(index.c_str(), &end, 10);
+            if (end == index.c_str() || *end || errno == ERANGE || i == 0 || i > vertices || i < -vertices)
+                status = cc_fail(CC_ERR_PARSE, "%s%s:%lld: face index '%.40s' does not name one of the %lld vertices defined before it",
+                                 where.c_str(), path, number, index.c_str(), vertices);
+        }
+        if (is_vertex) ++vertices;
+    }
+    std::fclose(f);
+    return status;
+}
+
+} // namespace
+
 extern "C" cc_status cc_load_obj(const char* path, const char* from, cc_tri_mesh* out)
 {
     std::memset(out, 0, sizeof *out);
     std::string where = from ? std::string(from) + ": " : std::string();
-    FILE* probe = std::fopen(path, "rb");
-    if (!probe) return cc_fail(CC_ERR_IO, "%scannot open '%s'", where.c_str(), path);
-    std::fclose(probe);
+    cc_status checked = check_obj_lines(path, where);
+    if (checked != CC_OK) return checked;
 
     tinyobj::attrib_t attrib;
     std::vector<tinyobj::shape_t> shapes;

@@ -12,8 +12,8 @@ static int finite_nonneg(float x) { return isfinite(x) && x >= 0.0f; }
 cc_status cc_validate_materials(float density, const cc_material* m, const cc_compliant_params* c,
                                 const char* what)
 {
-    if (!finite_nonneg(density))
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: density %g must be finite and >= 0 [kg/m^3]", what, (double)density);
+    if (!finite_nonneg(density) || density > CC_DENSITY_MAX)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: density %g must lie in [0, %g] kg/m^3", what, (double)density, (double)CC_DENSITY_MAX);
     const struct {
         const char* name;
         float value;

@@ -177,6 +177,13 @@ static cc_status validate_size(cc_shape_type type, cc_vec3 size, const char* wha
 {
     if (!cc_is_finite_vec3(size))
         return cc_fail(CC_ERR_NOT_FINITE, "%s: the %s size holds NaN or infinity; give finite dimensions in metres", what, cc_shape_type_name(type));
+    /* Dimensions (and scales) outside the range float arithmetic holds
+     * with room: a 1e30 m box has an infinite mass, a 1e-45 m one none. */
+    float comps[3] = {size.x, size.y, size.z};
+    for (int k = 0; k < 3; ++k)
+        if (comps[k] != 0.0f && (fabsf(comps[k]) < CC_SIZE_MIN || fabsf(comps[k]) > CC_SIZE_MAX))
+            return cc_fail(CC_ERR_INVALID_SIZE, "%s: the %s size (%g, %g, %g) has a dimension outside [%g, %g]; give sizes in metres within that range", what,
+                           cc_shape_type_name(type), (double)size.x, (double)size.y, (double)size.z, (double)CC_SIZE_MIN, (double)CC_SIZE_MAX);
     switch (type) {
     case CC_SHAPE_PLANE:
         if (size.x < 0.0f || size.y < 0.0f || ((size.x == 0.0f) != (size.y == 0.0f)))
@@ -261,6 +268,8 @@ static cc_status add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %.9g is negative; use 0 or a positive offset in metres", what, (double)d.margin);
     if (d.gap < 0.0f && d.gap != CC_GAP_FROM_BUILDER)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: gap %.9g is negative; use 0, a positive distance or CC_GAP_FROM_BUILDER", what, (double)d.gap);
+    if (d.margin > CC_SIZE_MAX || d.gap > CC_SIZE_MAX)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %g or gap %g exceeds %g m", what, (double)d.margin, (double)d.gap, (double)CC_SIZE_MAX);
     s = cc_validate_materials(d.density, &d.material, &d.compliant, what);
     if (s != CC_OK) return s;
     int world = -1;

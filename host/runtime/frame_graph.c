@@ -57,8 +57,8 @@ cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_sta
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: states[0] and states[1] are the same state; pass two states to ping-pong", what);
     if (substeps < 1 || collide_every_n < 1)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: substeps %d and collide_every_n %d must both be >= 1", what, substeps, collide_every_n);
-    if (!(isfinite(dt) && dt > 0.0f))
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dt %g must be finite and > 0 [s]", what, (double)dt);
+    if (!(isfinite(dt) && dt > 0.0f && dt <= CC_STEP_DT_MAX))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dt %g must lie in (0, %g] s", what, (double)dt, (double)CC_STEP_DT_MAX);
     if (pipeline->profiling)
         return cc_fail(CC_ERR_INVALID_STATE, "%s: the pipeline has profiling on, which waits between stages; turn it off with cc_pipeline_set_profiling before capturing", what);
     cc_status active = cc_model_activate(m);

@@ -37,6 +37,14 @@ typedef struct cc_body_def {
     int32_t cookie;    ///< set by cc_default_body_def; do not touch
 } cc_body_def;
 
+/// Valid ranges: every nonzero dimension or scale of a shape's size lies in
+/// [CC_SIZE_MIN, CC_SIZE_MAX] m, margins and gaps in [0, CC_SIZE_MAX] m,
+/// densities in [0, CC_DENSITY_MAX] kg/m^3; outside them float arithmetic
+/// loses the mass or the contact (a 1e30 m box weighs infinitely much).
+#define CC_SIZE_MIN 1.0e-6f
+#define CC_SIZE_MAX 1.0e6f
+#define CC_DENSITY_MAX 1.0e6f
+
 typedef struct cc_shape_def {
     cc_transform local;  ///< pose relative to the body frame (identity)
     float margin;        ///< surface offset [m] (0): resting separation of a pair is margin_a + margin_b

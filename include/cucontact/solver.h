@@ -72,7 +72,10 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
                            cc_solver** out);
 void cc_solver_destroy(cc_solver* solver);
 
-/// One step of length dt [s]: contact forces from `contacts` (NULL: none) at
+/// The longest step cc_step takes [s].
+#define CC_STEP_DT_MAX 10.0f
+
+/// One step of length dt [s] (0 < dt <= CC_STEP_DT_MAX): contact forces from `contacts` (NULL: none) at
 /// the poses of `state_in`, gravity, then the def's integrator with the
 /// gyroscopic term and renormalised quaternions, written to `state_out`
 /// (a different state of the same model). Static bodies keep their pose and

@@ -613,6 +613,31 @@ TEST_F(BadInput, FinalizeWithAnOpenWorld)
     expect_usable();
 }
 
+TEST_F(BadInput, MagnitudesOutsideTheValidRanges)
+{
+    // Sizes, margins and densities that float arithmetic cannot carry into a
+    // mass and a contact are refused, naming the range.
+    int body = add_body(b_.get(), {0, 0, 1});
+    const int shapes = cc_builder_shape_count(b_.get());
+    EXPECT_STATUS(cc_builder_add_box(b_.get(), body, {1e30f, 1, 1}, nullptr, nullptr), CC_ERR_INVALID_SIZE);
+    EXPECT_TRUE(message_names({"box", "outside", "1e+06"}));
+    EXPECT_STATUS(cc_builder_add_box(b_.get(), body, {FLT_MAX, FLT_MAX, FLT_MAX}, nullptr, nullptr), CC_ERR_INVALID_SIZE);
+    EXPECT_STATUS(cc_builder_add_sphere(b_.get(), body, 1e-45f, nullptr, nullptr), CC_ERR_INVALID_SIZE);
+    EXPECT_TRUE(message_names({"sphere", "1e-06"}));
+    cc_shape_def d = cc_default_shape_def();
+    d.margin = 1e30f;
+    EXPECT_STATUS(cc_builder_add_sphere(b_.get(), body, 0.1f, &d, nullptr), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(message_names({"margin"}));
+    d = cc_default_shape_def();
+    d.density = 1e30f;
+    EXPECT_STATUS(cc_builder_add_sphere(b_.get(), body, 0.1f, &d, nullptr), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_TRUE(message_names({"density"}));
+    EXPECT_EQ(cc_builder_shape_count(b_.get()), shapes);
+    // The range's ends are accepted.
+    EXPECT_EQ(cc_builder_add_sphere(b_.get(), body, CC_SIZE_MIN, nullptr, nullptr), CC_OK);
+    EXPECT_EQ(cc_builder_add_box(b_.get(), body, {CC_SIZE_MAX, 1, 1}, nullptr, nullptr), CC_OK);
+}
+
 TEST_F(BadInput, ReplicateBeyondTheWorldLimit)
 {
     // An empty template copied two billion times, twice: the world count

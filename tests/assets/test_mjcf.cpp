@@ -670,6 +670,9 @@ TEST(MjcfErrors, EachFailureHasItsOwnMessageWithFileAndLine)
         {"unknown exclude body", "<mujoco><contact>\n<exclude body1=\"a\" body2=\"b\"/></contact></mujoco>", CC_ERR_PARSE, 2, "no body"},
         {"wrong root", "<robot>\n</robot>", CC_ERR_PARSE, 1, "<mujoco>"},
         {"unknown joint type", "<mujoco><worldbody><body>\n<joint type=\"spin\"/></body></worldbody></mujoco>", CC_ERR_PARSE, 2, "unknown joint type"},
+        {"hexadecimal number", "<mujoco><worldbody>\n<geom type=\"sphere\" size=\"0x10\"/></worldbody></mujoco>", CC_ERR_PARSE, 2, "'0x10' is hexadecimal"},
+        {"number beyond float", "<mujoco><worldbody>\n\n<geom type=\"sphere\" size=\"1e39\"/></worldbody></mujoco>", CC_ERR_PARSE, 3, "'1e39' exceeds the range of a float"},
+        {"absurd size", "<mujoco><worldbody>\n<geom type=\"box\" size=\"1e30 1 1\"/></worldbody></mujoco>", CC_ERR_INVALID_SIZE, 2, "outside [1e-06, 1e+06]"},
         // rows x cols must not wrap in 32 bits (65536^2 is 2^32).
         {"huge heightfield", "<mujoco><asset>\n<hfield name=\"h\" nrow=\"65536\" ncol=\"65536\" elevation=\"\" size=\"1 1 1 0\"/></asset></mujoco>",
          CC_ERR_INVALID_SIZE, 2, "4294967296 samples"},
@@ -716,6 +719,48 @@ TEST(MjcfErrors, FilesNameThemselvesInMessages)
     write_file(path, "<mujoco><asset><mesh file=\"bad.stl\"/></asset></mujoco>\n");
     EXPECT_EQ(cc_builder_load_mjcf(b.get(), path.c_str(), nullptr), CC_ERR_PARSE);
     EXPECT_NE(std::string(cc_last_error_message()).find("bad.stl:3"), std::string::npos) << cc_last_error_message();
+}
+
+TEST(MjcfErrors, ObjValuesAreCheckedLineByLine)
+{
+    // The OBJ parser reads "nan" as 0 and wraps indices past 32 bits: the
+    // loader checks each vertex and face line itself and names it.
+    std::string dir = temp_dir();
+    const std::string tri = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\n";
+    struct Case {
+        const char* what;
+        std::string obj;
+        int line;
+        const char* words;
+    } cases[] = {
+        {"nan", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n", 2, "'nan' is not a finite number"},
+        {"inf", "v 0 0 0\nv 1 0 0\nv 0 inf 0\nf 1 2 3\n", 3, "'inf' is not a finite number"},
+        {"overflowing float", "v 0 0 0\nv 1e39 0 0\nv 0 1 0\nf 1 2 3\n", 2, "'1e39'"},
+        {"hex", "v 0x10 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", 1, "'0x10'"},
+        {"index past 32 bits", tri + "f 1 2 4294967297\n", 5, "'4294967297' does not name one of the 4 vertices"},
+        {"negative beyond the start", tri + "f -10 -11 -12\n", 5, "'-10' does not name one of the 4 vertices"},
+        {"zero", tri + "f 0 1 2\n", 5, "'0'"},
+        {"forward reference", "v 0 0 0\nv 1 0 0\nf 1 2 3\nv 0 1 0\n", 3, "'3' does not name one of the 2 vertices"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.what);
+        write_file(dir + "/bad.obj", c.obj);
+        std::string xml = "<mujoco><compiler meshdir=\"" + dir + "\"/><asset><mesh file=\"bad.obj\"/></asset></mujoco>";
+        Builder b = make_builder();
+        EXPECT_EQ(cc_builder_load_mjcf_string(b.get(), xml.c_str(), nullptr, nullptr), CC_ERR_PARSE);
+        std::string msg = cc_last_error_message();
+        EXPECT_NE(msg.find("bad.obj:" + std::to_string(c.line) + ":"), std::string::npos) << msg;
+        EXPECT_NE(msg.find(c.words), std::string::npos) << msg;
+        EXPECT_EQ(cc_builder_mesh_count(b.get()), 0);
+    }
+    // Relative indices within range, texture and normal indices, comments and
+    // a w coordinate still load.
+    write_file(dir + "/good.obj", "# a tetrahedron\nv 0 0 0 1\nv 1 0 0\nv 0 1 0\nv 0 0 1\nvt 0 0\nvn 0 0 1\n"
+                                  "f -4/1/1 -2/1/1 -3/1/1\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+    std::string xml = "<mujoco><compiler meshdir=\"" + dir + "\"/><asset><mesh file=\"good.obj\"/></asset>"
+                      "<worldbody><body><freejoint/><geom type=\"mesh\" mesh=\"good\"/></body></worldbody></mujoco>";
+    Builder b = load(xml);
+    EXPECT_EQ(cc_builder_mesh_count(b.get()), 1);
 }
 
 TEST(MjcfErrors, OptionsAreChecked)

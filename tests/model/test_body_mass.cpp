@@ -195,6 +195,9 @@ TEST(SolverInput, BadCallsNameTheProblem)
     EXPECT_EQ(cc_step(sim.solver.get(), a, c, nullptr, 0.0f, nullptr), CC_ERR_INVALID_ARGUMENT);
     EXPECT_EQ(cc_step(sim.solver.get(), a, c, nullptr, NAN, nullptr), CC_ERR_INVALID_ARGUMENT);
     EXPECT_NE(message().find("dt"), std::string::npos) << message();
+    EXPECT_EQ(cc_step(sim.solver.get(), a, c, nullptr, 1e30f, nullptr), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(message().find("(0, 10] s"), std::string::npos) << message();
+    EXPECT_EQ(cc_step(sim.solver.get(), a, c, nullptr, CC_STEP_DT_MAX, nullptr), CC_OK);
 
     // A state of another model.
     Sim other;

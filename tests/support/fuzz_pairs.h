@@ -319,12 +319,13 @@ inline std::vector<cc_vec3> random_hull_points(Random& r)
     return p;
 }
 
-// A shape of `type` about `scale` in size, with aspect ratios up to 30.
+// A shape of `type` about `scale` in size, with aspect ratios up to 30;
+// no dimension below the library's CC_SIZE_MIN.
 inline Shape random_shape(Random& r, cc_shape_type type, double scale)
 {
     Shape s;
     s.type = type;
-    auto dim = [&]() { return (float)(scale * r.log_uniform(1.0 / 30.0, 1.0)); };
+    auto dim = [&]() { return std::max(CC_SIZE_MIN, (float)(scale * r.log_uniform(1.0 / 30.0, 1.0))); };
     switch (type) {
     case CC_SHAPE_PLANE:
         if (r.chance(0.5)) s.size = {dim() * 4, dim() * 4, 0};
