@@ -300,6 +300,7 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     uint64_t* keys = NULL;
     mesh_bvh* bvh = NULL;
     if (!m) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    m->refs = 1; /* the user's */
     m->device = device;
     m->backend = be;
     int filter_count = sorted_filter_keys(b, &keys);
@@ -353,9 +354,10 @@ cc_status cc_model_activate(const cc_model* m)
     return m->backend->activate ? m->backend->activate(m->device.ordinal) : CC_OK;
 }
 
-void cc_model_destroy(cc_model* m)
+void cc_model_retain(const cc_model* m) { __atomic_add_fetch(&((cc_model*)m)->refs, 1, __ATOMIC_RELAXED); }
+
+static void model_free(cc_model* m)
 {
-    if (!m) return;
     cc_model_activate(m);
     if (m->device_block) m->backend->free(m->device_block);
     cc_host_free(m->host_block);
@@ -363,6 +365,16 @@ void cc_model_destroy(cc_model* m)
     cc_host_free(m->body_mass);
     cc_host_free(m->blocks);
     cc_host_free(m);
+}
+
+void cc_model_release(const cc_model* m)
+{
+    if (__atomic_sub_fetch(&((cc_model*)m)->refs, 1, __ATOMIC_ACQ_REL) == 0) model_free((cc_model*)m);
+}
+
+void cc_model_destroy(cc_model* m)
+{
+    if (m) cc_model_release(m);
 }
 
 int cc_model_body_count(const cc_model* m) { return m ? m->host_view.body_count : 0; }
@@ -448,6 +460,7 @@ cc_status cc_state_create(const cc_model* m, cc_state** out)
         cc_state_destroy(s);
         return st;
     }
+    cc_model_retain(m);
     *out = s;
     return cc_ok();
 }
@@ -455,9 +468,11 @@ cc_status cc_state_create(const cc_model* m, cc_state** out)
 void cc_state_destroy(cc_state* s)
 {
     if (!s) return;
-    cc_model_activate(s->model);
-    if (s->device_block) s->model->backend->free(s->device_block);
+    const cc_model* m = s->model;
+    cc_model_activate(m);
+    if (s->device_block) m->backend->free(s->device_block);
     cc_host_free(s);
+    cc_model_release(m);
 }
 
 static cc_status check_range(const cc_state* s, int first, int count, const void* data, const char* what)

@@ -17,6 +17,10 @@ struct cc_model {
     cc_replica_block* blocks;   /* replication layout, irregular ones marked */
     int block_count;
     cc_mass_properties* body_mass; /* (nbody) host, as finalized */
+    /* References: the user's (until cc_model_destroy) and one per state,
+     * pipeline, contacts and solver, so that the model outlives them in
+     * whatever order they are destroyed. */
+    int refs;
 };
 
 struct cc_state {
@@ -33,6 +37,11 @@ struct cc_state {
  * starts with it, so each runs on the model's device whatever the thread
  * had current. */
 cc_status cc_model_activate(const cc_model* m);
+
+/* A dependent object takes and gives back a reference to its model; the
+ * last one given back frees the model. */
+void cc_model_retain(const cc_model* m);
+void cc_model_release(const cc_model* m);
 
 /* Device record of a body's mass properties (zero inverse mass for static
  * bodies and bodies without mass). */

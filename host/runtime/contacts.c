@@ -86,6 +86,7 @@ cc_status cc_contacts_create(const cc_pipeline* p, cc_contacts** out)
         cc_contacts_destroy(c);
         return s;
     }
+    cc_model_retain(c->model);
     *out = c;
     return cc_ok();
 }
@@ -129,9 +130,11 @@ cc_status cc_contacts_generations(const cc_contacts* c, int* generation, int* ma
 void cc_contacts_destroy(cc_contacts* c)
 {
     if (!c) return;
-    cc_model_activate(c->model);
-    if (c->block) c->model->backend->free(c->block);
+    const cc_model* m = c->model;
+    cc_model_activate(m);
+    if (c->block) m->backend->free(c->block);
     cc_host_free(c);
+    cc_model_release(m);
 }
 
 cc_contacts_view cc_contacts_device_view(const cc_contacts* c)

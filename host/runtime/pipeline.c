@@ -469,6 +469,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     p->view.grouped_pairs = (cc_pair*)grouped;
     p->view.counters = (cc_pass_counters*)counters;
     p->view.pairs.count = &p->view.counters->pair_count;
+    cc_model_retain(p->model);
     *out = p;
     return cc_ok();
 fail:
@@ -479,11 +480,13 @@ fail:
 void cc_pipeline_destroy(cc_pipeline* p)
 {
     if (!p) return;
-    cc_model_activate(p->model);
+    const cc_model* m = p->model;
+    cc_model_activate(m);
     for (int i = 0; i < p->buffer_count; ++i) p->backend->free(p->buffers[i]);
     for (int i = 0; i < CC_TIMER_COUNT; ++i)
         if (p->timers[i]) p->backend->timer_destroy(p->timers[i]);
     cc_host_free(p);
+    cc_model_release(m);
 }
 
 cc_status cc_pipeline_get_info(const cc_pipeline* p, cc_pipeline_info* out)

@@ -131,6 +131,7 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
     v->deterministic = d.deterministic != 0;
     v->entry_capacity = z.entries;
     v->sort_temp_bytes = z.sort_bytes;
+    cc_model_retain(s->model);
     *out = s;
     return cc_ok();
 }
@@ -138,9 +139,11 @@ cc_status cc_solver_create(const cc_model* model, const cc_solver_def* def, int 
 void cc_solver_destroy(cc_solver* s)
 {
     if (!s) return;
-    cc_model_activate(s->model);
-    if (s->block) s->model->backend->free(s->block);
+    const cc_model* m = s->model;
+    cc_model_activate(m);
+    if (s->block) m->backend->free(s->block);
     cc_host_free(s);
+    cc_model_release(m);
 }
 
 cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_contacts* contacts, float dt,

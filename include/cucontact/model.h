@@ -293,6 +293,10 @@ int cc_builder_heightfield_count(const cc_builder* b);
 /// Validates and copies the builder onto `device` as an immutable model. The
 /// builder is unchanged and stays usable.
 cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** out);
+/// Gives up the caller's model. States, pipelines, contact buffers and
+/// solvers made from it keep it alive until they are destroyed too, so they
+/// may be destroyed before or after it, in any order; the model is freed
+/// with the last of them. Nothing else may use the model after this call.
 void cc_model_destroy(cc_model* model);
 
 int cc_model_body_count(const cc_model* m);

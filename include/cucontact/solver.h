@@ -116,7 +116,8 @@ cc_status cc_solver_get_body_forces(const cc_solver* solver, int first, int coun
 /// (an odd substep count ends with a copy). On CUDA it is a CUDA graph
 /// (cc_frame_graph_exec gives the cudaGraphExec_t for cudaGraphLaunch); on
 /// the CPU a recorded sequence that cc_frame_graph_launch replays, so host
-/// code is the same on both.
+/// code is the same on both. The graph uses the pipeline, the solver and the
+/// states it was made with: destroy it before any of them.
 typedef struct cc_frame_graph cc_frame_graph;
 
 cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_state* states[2],

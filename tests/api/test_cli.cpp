@@ -160,6 +160,40 @@ TEST(Cli, WorldsReplicateTheContacts)
     EXPECT_NE(text.find("\"name1\": \"item"), std::string::npos);
 }
 
+TEST(Cli, MeshWorkItemOverflowIsRefitNotLost)
+{
+    // A 4 m sphere sunk into a 1000 x 1000 heightfield: far more triangles
+    // lie near it than the work-item estimate allows. The tool refits its
+    // capacities and writes what a pipeline with room for everything finds.
+    std::string path = temp_path("big_hfield.xml");
+    {
+        std::ofstream f(path);
+        f << "<mujoco><asset><hfield name=\"h\" nrow=\"1000\" ncol=\"1000\" size=\"10 10 0.5 0.1\"/></asset>"
+             "<worldbody><geom type=\"hfield\" hfield=\"h\"/><body pos=\"0 0 1.5\"><freejoint/><geom type=\"sphere\" size=\"2\"/></body>"
+             "</worldbody></mujoco>";
+    }
+    Builder b = make_builder();
+    ASSERT_EQ(cc_builder_load_mjcf(b.get(), path.c_str(), nullptr), CC_OK) << cc_last_error_message();
+    World estimated;
+    ASSERT_EQ(make_world(b.get(), cc_device_cpu(), cc_default_pipeline_def(), &estimated), CC_OK);
+    collide(estimated);
+    cc_overflow ov;
+    ASSERT_EQ(cc_pipeline_get_overflow(estimated.pipeline.get(), &ov), CC_OK);
+    EXPECT_TRUE(ov.mesh_items_overflowed) << "the scene no longer overflows the estimate: the test checks nothing";
+    cc_pipeline_def roomy = cc_default_pipeline_def();
+    roomy.mesh_work_items_max = 4 * ov.mesh_items_needed + 16;
+    World full;
+    ASSERT_EQ(make_world(b.get(), cc_device_cpu(), roomy, &full), CC_OK);
+    int expected = (int)collide(full).size();
+    ASSERT_GT(expected, 0);
+    CliRun r = run("collide '" + path + "' --quiet");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(value_after(r.out, "contacts"), expected);
+    CliRun bench = run("bench '" + path + "' --repeat 1");
+    EXPECT_EQ(bench.status, 0) << bench.err;
+    EXPECT_EQ(bench.err.find("overflow"), std::string::npos) << bench.err;
+}
+
 TEST(Cli, HelpUsageAndFailures)
 {
     for (const char* args : {"--help", "collide --help", "bench --help", "info -h"}) {

@@ -38,10 +38,23 @@ typedef struct cli_scene {
 /* Prints "cucontact: <what>: <status>: <message>" to stderr; returns CLI_FAILED. */
 int cli_fail(const char* what, cc_status s);
 
+/* Capacities that override the pipeline's estimates where > 0. */
+typedef struct cli_capacities {
+    int pairs, contacts, mesh_items;
+} cli_capacities;
+
 /* Loads options->scene and creates model, state, pipeline (unsupported pairs
- * skipped) and contacts; pairs_max / contacts_max override the estimates
- * when > 0. On failure prints the reason and returns 0. */
-int cli_scene_open(const cli_options* o, int pairs_max, int contacts_max, cli_scene* out);
+ * skipped) and contacts; `caps` (NULL: none) overrides the estimates. On
+ * failure prints the reason and returns 0. */
+int cli_scene_open(const cli_options* o, const cli_capacities* caps, cli_scene* out);
+/* cli_scene_open, then one collide on the initial pose; a pass that overflows
+ * any buffer is opened again once with the capacities it reported (and room
+ * to spare), so that no contact is lost. Returns 0, with one line naming each
+ * buffer still overflowed and the capacity to set, when that is not enough. */
+int cli_scene_open_fitted(const cli_options* o, const char* command, cli_scene* out);
+/* One line on stderr per overflowed buffer of `ov`, naming the capacity to
+ * set; returns nonzero when any overflowed. */
+int cli_report_overflow(const cc_overflow* ov, const char* command);
 void cli_scene_close(cli_scene* s);
 
 /* "sphere-box" style name of a pair of shape types. */

@@ -1,6 +1,7 @@
 /* cucontact collide: one pass on the initial pose, contacts to CSV or JSON
  * and a summary on stdout. A pass that overflows a buffer is rerun once with
- * the capacities it reported, so that every contact is written. */
+ * the capacities it reported (cli_scene_open_fitted), so that every contact
+ * is written, or the command fails naming the buffer. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,34 +133,12 @@ static void shapes_by_type(const cc_builder* b, char* out, size_t size)
 int cli_collide(const cli_options* o)
 {
     cli_scene s;
-    if (!cli_scene_open(o, 0, 0, &s)) return CLI_FAILED;
-    cc_status st = cc_collide(s.pipeline, s.state, s.contacts, NULL);
+    if (!cli_scene_open_fitted(o, "collide", &s)) return CLI_FAILED;
     cc_overflow ov;
-    if (st == CC_OK) st = cc_pipeline_get_overflow(s.pipeline, &ov);
+    cc_status st = cc_pipeline_get_overflow(s.pipeline, &ov);
     if (st != CC_OK) {
         cli_scene_close(&s);
         return cli_fail("collide", st);
-    }
-    if (ov.pairs_overflowed || ov.contacts_overflowed) {
-        /* Rerun with room for everything the pass found (contacts may grow
-         * once the pairs fit, so leave some slack). */
-        int pairs = ov.pairs_needed > ov.pairs_capacity ? ov.pairs_needed : ov.pairs_capacity;
-        int contacts = ov.contacts_needed > ov.contacts_capacity ? ov.contacts_needed : ov.contacts_capacity;
-        if (ov.pairs_overflowed) contacts = contacts * 2 + 5 * (pairs - ov.pairs_capacity);
-        cli_scene_close(&s);
-        if (!cli_scene_open(o, pairs, contacts, &s)) return CLI_FAILED;
-        st = cc_collide(s.pipeline, s.state, s.contacts, NULL);
-        if (st == CC_OK) st = cc_pipeline_get_overflow(s.pipeline, &ov);
-        if (st == CC_OK && (ov.pairs_overflowed || ov.contacts_overflowed)) {
-            fprintf(stderr, "cucontact: collide: the pass still overflows (pairs %d of %d, contacts %d of %d)\n", ov.pairs_needed,
-                    ov.pairs_capacity, ov.contacts_needed, ov.contacts_capacity);
-            cli_scene_close(&s);
-            return CLI_FAILED;
-        }
-        if (st != CC_OK) {
-            cli_scene_close(&s);
-            return cli_fail("collide", st);
-        }
     }
     int capacity = cc_contacts_capacity(s.contacts), n = 0;
     int bodies = cc_builder_body_count(s.builder), shapes = cc_builder_shape_count(s.builder);

@@ -8,7 +8,7 @@ static double mib(size_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
 int cli_info(const cli_options* o)
 {
     cli_scene s;
-    if (!cli_scene_open(o, 0, 0, &s)) return CLI_FAILED;
+    if (!cli_scene_open(o, NULL, &s)) return CLI_FAILED;
     const cc_builder* b = s.builder;
     int bodies = cc_builder_body_count(b), shapes = cc_builder_shape_count(b), dynamic = 0, global = 0;
     int by_type[CC_SHAPE_TYPE_COUNT] = {0};

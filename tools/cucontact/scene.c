@@ -19,8 +19,10 @@ void cli_scene_close(cli_scene* s)
     memset(s, 0, sizeof *s);
 }
 
-int cli_scene_open(const cli_options* o, int pairs_max, int contacts_max, cli_scene* out)
+int cli_scene_open(const cli_options* o, const cli_capacities* caps, cli_scene* out)
 {
+    cli_capacities none = {0, 0, 0};
+    if (!caps) caps = &none;
     memset(out, 0, sizeof *out);
     cc_status s = cc_builder_create(NULL, &out->builder);
     if (s != CC_OK) return cli_fail("creating the builder", s), 0;
@@ -40,8 +42,9 @@ int cli_scene_open(const cli_options* o, int pairs_max, int contacts_max, cli_sc
     pd.deterministic = o->deterministic;
     pd.contact_matching = o->matching;
     pd.skip_unsupported_pairs = 1; /* types without a route in this build (none today) are skipped, not fatal */
-    if (pairs_max > 0) pd.shape_pairs_max = pairs_max;
-    if (contacts_max > 0) pd.rigid_contact_max = contacts_max;
+    if (caps->pairs > 0) pd.shape_pairs_max = caps->pairs;
+    if (caps->contacts > 0) pd.rigid_contact_max = caps->contacts;
+    if (caps->mesh_items > 0) pd.mesh_work_items_max = caps->mesh_items;
     if (s == CC_OK) what = "creating the pipeline", s = cc_pipeline_create(out->model, &pd, &out->pipeline);
     if (s == CC_OK) s = cc_pipeline_get_info(out->pipeline, &out->info);
     if (s == CC_OK) what = "creating the contact buffer", s = cc_contacts_create(out->pipeline, &out->contacts);
@@ -51,6 +54,53 @@ int cli_scene_open(const cli_options* o, int pairs_max, int contacts_max, cli_sc
         return 0;
     }
     return 1;
+}
+
+static int overflowed(const cc_overflow* ov)
+{
+    return ov->pairs_overflowed || ov->contacts_overflowed || ov->mesh_items_overflowed;
+}
+
+/* Room to spare over a reported need: a buffer that fits may let the next
+ * stage find more (contacts of the pairs or work items that were dropped). */
+static int with_room(int needed, int capacity) { return (needed > capacity ? needed : capacity) * 2 + 16; }
+
+int cli_scene_open_fitted(const cli_options* o, const char* command, cli_scene* out)
+{
+    if (!cli_scene_open(o, NULL, out)) return 0;
+    cc_overflow ov;
+    for (int attempt = 0;; ++attempt) {
+        cc_status st = cc_collide(out->pipeline, out->state, out->contacts, NULL);
+        if (st == CC_OK) st = cc_pipeline_get_overflow(out->pipeline, &ov);
+        if (st != CC_OK) {
+            cli_scene_close(out);
+            return cli_fail(command, st), 0;
+        }
+        if (!overflowed(&ov)) return 1;
+        if (attempt == 1) break;
+        cli_capacities caps = {with_room(ov.pairs_needed, ov.pairs_capacity),
+                               with_room(ov.contacts_needed, ov.contacts_capacity),
+                               ov.mesh_items_capacity > 0 ? with_room(ov.mesh_items_needed, ov.mesh_items_capacity) : 0};
+        cli_scene_close(out);
+        if (!cli_scene_open(o, &caps, out)) return 0;
+    }
+    cli_report_overflow(&ov, command);
+    cli_scene_close(out);
+    return 0;
+}
+
+int cli_report_overflow(const cc_overflow* ov, const char* command)
+{
+    if (ov->pairs_overflowed)
+        fprintf(stderr, "cucontact: %s: candidate pairs overflow: %d found, capacity %d; set shape_pairs_max to at least %d\n", command,
+                ov->pairs_needed, ov->pairs_capacity, ov->pairs_needed);
+    if (ov->contacts_overflowed)
+        fprintf(stderr, "cucontact: %s: contacts overflow: %d found, capacity %d; set rigid_contact_max to at least %d\n", command,
+                ov->contacts_needed, ov->contacts_capacity, ov->contacts_needed);
+    if (ov->mesh_items_overflowed)
+        fprintf(stderr, "cucontact: %s: mesh work items overflow: %d found, capacity %d; set mesh_work_items_max to at least %d\n",
+                command, ov->mesh_items_needed, ov->mesh_items_capacity, ov->mesh_items_needed);
+    return overflowed(ov);
 }
 
 void cli_pair_name(cc_shape_type a, cc_shape_type b, char* out, size_t size)
