@@ -63,53 +63,90 @@ static cc_status read_compiler(mj_loader* L, cc_xml_node* n)
 
 /* ---- includes and the top level ------------------------------------------------------------------ */
 
-static cc_status expand_includes(mj_loader* L, cc_xml_node* n, int depth)
+/* Replaces every <include> under `top` by the children of the file's
+ * <mujoco>, themselves expanded first (depth counts the files between).
+ * The elements are walked with a heap stack, so that nesting depth costs no
+ * call stack; only the include levels (at most MAX_INCLUDE_DEPTH) recurse.
+ * The number of files and bytes read are bounded over the whole scene, so
+ * that a few files including each other many times cannot expand without
+ * end. */
+static cc_status expand_includes(mj_loader* L, cc_xml_node* top, int depth)
 {
-    cc_xml_node* prev = NULL;
-    for (cc_xml_node* ch = n->first_child; ch;) {
-        if (strcmp(ch->name, "include")) {
-            cc_status s = expand_includes(L, ch, depth);
-            if (s != CC_OK) return s;
-            prev = ch;
-            ch = ch->next;
-            continue;
+    cc_xml_node** stack = NULL;
+    int count = 0, capacity = 0;
+    cc_status s = CC_OK;
+    if (!cc_reserve((void**)&stack, &capacity, 1, sizeof *stack)) return mjcf_out_of_memory();
+    stack[count++] = top;
+    while (count > 0 && s == CC_OK) {
+        cc_xml_node* n = stack[--count];
+        cc_xml_node* prev = NULL;
+        for (cc_xml_node* ch = n->first_child; ch && s == CC_OK;) {
+            if (strcmp(ch->name, "include")) {
+                if (!cc_reserve((void**)&stack, &capacity, count + 1, sizeof *stack)) {
+                    s = mjcf_out_of_memory();
+                    break;
+                }
+                stack[count++] = ch;
+                prev = ch;
+                ch = ch->next;
+                continue;
+            }
+            if (depth >= MAX_INCLUDE_DEPTH) {
+                s = mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<include>: includes nest deeper than %d (a cycle?)", MAX_INCLUDE_DEPTH);
+                break;
+            }
+            if (++L->includes > CC_MJCF_MAX_INCLUDES) {
+                s = mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<include>: the scene includes more than %d files in all (includes that repeat each other?)",
+                                 CC_MJCF_MAX_INCLUDES);
+                break;
+            }
+            const char* file = cc_xml_attr_get(ch, "file");
+            if (!file) {
+                s = mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<include>: the file attribute is missing");
+                break;
+            }
+            const char* path = mjcf_join_path(L, L->base_dir, file);
+            char from[512];
+            snprintf(from, sizeof from, "%s:%d: <include>", ch->file, ch->line);
+            char* text;
+            size_t size;
+            if ((s = path ? cc_read_file(path, from, &text, &size) : mjcf_out_of_memory()) != CC_OK) break;
+            L->text_bytes += (long long)size;
+            if (L->text_bytes > CC_MJCF_MAX_TEXT_BYTES) {
+                cc_host_free(text);
+                s = mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<include file=\"%.200s\">: the scene and its includes exceed %lld bytes of XML in all",
+                                 file, (long long)CC_MJCF_MAX_TEXT_BYTES);
+                break;
+            }
+            cc_xml_node* root;
+            s = cc_xml_parse(&L->arena, text, size, path, &root);
+            cc_host_free(text);
+            if (s != CC_OK) break;
+            if (strcmp(root->name, "mujoco")) {
+                s = mjcf_fail_at(CC_ERR_PARSE, root->file, root->line, "the root element of an included file is <%s>; it must be <mujoco>", root->name);
+                break;
+            }
+            if ((s = expand_includes(L, root, depth + 1)) != CC_OK) break;
+            /* Splice the included children in place of <include>; they are
+             * expanded already, so the walk steps past them. */
+            cc_xml_node* next = ch->next;
+            cc_xml_node* first = root->first_child;
+            cc_xml_node* last = root->last_child;
+            for (cc_xml_node* k = first; k; k = k->next) k->parent = n;
+            if (!first) {
+                first = next;
+            } else {
+                last->next = next;
+            }
+            if (prev) prev->next = first;
+            else n->first_child = first;
+            if (!next) n->last_child = last ? last : prev;
+            if (last) prev = last;
+            ch = next;
         }
-        if (depth >= MAX_INCLUDE_DEPTH)
-            return mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<include>: includes nest deeper than %d (a cycle?)", MAX_INCLUDE_DEPTH);
-        const char* file = cc_xml_attr_get(ch, "file");
-        if (!file) return mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<include>: the file attribute is missing");
-        const char* path = mjcf_join_path(L, L->base_dir, file);
-        char from[512];
-        snprintf(from, sizeof from, "%s:%d: <include>", ch->file, ch->line);
-        char* text;
-        size_t size;
-        cc_status s = path ? cc_read_file(path, from, &text, &size) : mjcf_out_of_memory();
-        if (s != CC_OK) return s;
-        cc_xml_node* root;
-        s = cc_xml_parse(&L->arena, text, size, path, &root);
-        cc_host_free(text);
-        if (s != CC_OK) return s;
-        if (strcmp(root->name, "mujoco"))
-            return mjcf_fail_at(CC_ERR_PARSE, root->file, root->line, "the root element of an included file is <%s>; it must be <mujoco>", root->name);
-        s = expand_includes(L, root, depth + 1);
-        if (s != CC_OK) return s;
-        /* Splice the included children in place of <include>. */
-        cc_xml_node* next = ch->next;
-        cc_xml_node* first = root->first_child;
-        cc_xml_node* last = root->last_child;
-        for (cc_xml_node* k = first; k; k = k->next) k->parent = n;
-        if (!first) {
-            first = next;
-        } else {
-            last->next = next;
-        }
-        if (prev) prev->next = first;
-        else n->first_child = first;
-        if (!next) n->last_child = last ? last : prev;
-        if (last) prev = last;
-        ch = next;
     }
-    return CC_OK;
+    cc_host_free(stack);
+    return s;
 }
 
 static const char* const ignored_sections[] = {"option", "size", "visual", "statistic", "extension", "custom", "tendon",
@@ -202,6 +239,7 @@ static cc_status load(cc_builder* b, const char* text, size_t size, const char* 
     if (s != CC_OK) return s;
     cc_builder_mark mark = cc_builder_get_mark(b);
     cc_xml_node* root = NULL;
+    L.text_bytes = (long long)size;
     s = cc_xml_parse(&L.arena, text, size, file, &root);
     if (s == CC_OK) s = load_tree(&L, root);
     int shape0 = b->shape_count;

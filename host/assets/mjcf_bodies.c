@@ -93,7 +93,9 @@ static cc_status read_inertial(mj_loader* L, cc_xml_node* body, int id)
     return CC_OK;
 }
 
-static cc_status read_body(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ctx)
+/* A <body>: its frame, joints and inertial, the body record and, when it
+ * moves on its own, a builder body; writes the context its children see. */
+static cc_status enter_body(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ctx, mj_frame_ctx* out)
 {
     mj_frame local;
     cc_status s = mjcf_read_frame(L, n, NULL, "body", &local);
@@ -154,43 +156,74 @@ static cc_status read_body(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ctx
     } else {
         inner.to_anchor = here;
     }
-    return mjcf_read_children(L, n, &inner);
+    *out = inner;
+    return CC_OK;
 }
 
+/* One level of the walk: an element whose children are being read, the
+ * next child, and the context they see. */
+typedef struct walk_level {
+    cc_xml_node* parent;
+    cc_xml_node* next;
+    mj_frame_ctx ctx;
+} walk_level;
+
+/* Reads the children of `parent`, and theirs, in document order. The walk
+ * keeps its levels on the heap, not the call stack, so bodies may nest as
+ * deep as memory allows (a 100,000-link chain is a few megabytes). */
 cc_status mjcf_read_children(mj_loader* L, cc_xml_node* parent, const mj_frame_ctx* ctx)
 {
-    for (cc_xml_node* ch = parent->first_child; ch; ch = ch->next) {
-        cc_status s = CC_OK;
+    walk_level* levels = NULL;
+    int count = 0, capacity = 0;
+    cc_status s = CC_OK;
+    if (!cc_reserve((void**)&levels, &capacity, 1, sizeof *levels)) return mjcf_out_of_memory();
+    levels[count++] = (walk_level){parent, parent->first_child, *ctx};
+    while (count > 0 && s == CC_OK) {
+        walk_level* top = &levels[count - 1];
+        cc_xml_node* ch = top->next;
+        if (!ch) {
+            --count;
+            continue;
+        }
+        top->next = ch->next;
+        cc_xml_node* at = top->parent;
+        mj_frame_ctx here = top->ctx; /* copied: pushing may move the levels */
+        mj_frame_ctx inner;
+        int descend = 0;
         if (!strcmp(ch->name, "geom")) {
-            s = mjcf_read_geom(L, ch, ctx);
+            s = mjcf_read_geom(L, ch, &here);
         } else if (!strcmp(ch->name, "body")) {
-            s = read_body(L, ch, ctx);
+            s = enter_body(L, ch, &here, &inner);
+            descend = s == CC_OK;
         } else if (!strcmp(ch->name, "frame")) {
             mj_frame local;
-            mj_frame_ctx inner = *ctx;
+            inner = here;
             s = mjcf_read_frame(L, ch, NULL, "frame", &local);
             const char* cc = cc_xml_attr_get(ch, "childclass");
             if (s == CC_OK && cc && !(inner.childclass = mjcf_find_class(L, cc)))
                 s = mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<frame childclass=\"%s\">: no default class of that name", cc);
             mjcf_report_unknown_attrs(L, ch, "frame", frame_attrs);
-            inner.to_anchor = mjcf_frame_mul(&ctx->to_anchor, &local);
-            if (s == CC_OK) s = mjcf_read_children(L, ch, &inner);
+            inner.to_anchor = mjcf_frame_mul(&here.to_anchor, &local);
+            descend = s == CC_OK;
         } else if (!strcmp(ch->name, "joint") || !strcmp(ch->name, "freejoint")) {
-            if (!strcmp(parent->name, "worldbody"))
+            if (!strcmp(at->name, "worldbody"))
                 s = mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<%s> in worldbody: the world cannot move", ch->name);
-            if (!strcmp(parent->name, "frame"))
+            if (!strcmp(at->name, "frame"))
                 s = mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<%s> in a frame: joints belong to bodies", ch->name);
         } else if (!strcmp(ch->name, "inertial")) {
-            /* Read by read_body when the body moves on its own. */
-            if (strcmp(parent->name, "body") || !body_moves_alone(parent))
+            /* Read by enter_body when the body moves on its own. */
+            if (strcmp(at->name, "body") || !body_moves_alone(at))
                 mjcf_report_element(L, ch, "not merged into the parent body (the body is welded to it); ignored");
         } else if (mjcf_in_list(ch->name, skipped_body_children)) {
             mjcf_report_element(L, ch, "not used for collisions");
         } else {
             mjcf_report_element(L, ch, "not supported by cuContact");
         }
-        if (s != CC_OK) return s;
+        if (descend) {
+            if (!cc_reserve((void**)&levels, &capacity, count + 1, sizeof *levels)) s = mjcf_out_of_memory();
+            else levels[count++] = (walk_level){ch, ch->first_child, inner};
+        }
     }
-    return CC_OK;
+    cc_host_free(levels);
+    return s;
 }
-

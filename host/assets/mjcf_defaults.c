@@ -32,7 +32,8 @@ static cc_status push_default(mj_class* c, const char* kind, const cc_xml_attr* 
 }
 
 /* One <default> element and its nested classes; `parent` is NULL for the top. */
-cc_status mjcf_read_default(mj_loader* L, cc_xml_node* n, const mj_class* parent)
+/* One <default>: its class, with the parent's attributes and its own. */
+static cc_status define_class(mj_loader* L, cc_xml_node* n, const mj_class* parent, mj_class** out)
 {
     const char* name = cc_xml_attr_get(n, "class");
     if (!name) name = parent ? NULL : "main";
@@ -76,12 +77,42 @@ cc_status mjcf_read_default(mj_loader* L, cc_xml_node* n, const mj_class* parent
         }
         mjcf_report_unknown_attrs(L, ch, ch->name, known);
     }
-    for (cc_xml_node* ch = n->first_child; ch; ch = ch->next)
-        if (!strcmp(ch->name, "default")) {
-            cc_status s = mjcf_read_default(L, ch, c);
-            if (s != CC_OK) return s;
-        }
+    *out = c;
     return CC_OK;
+}
+
+/* A <default> and the ones nested in it, each after its parent and in
+ * document order, walked with a heap stack so that nesting depth costs no
+ * call stack. */
+cc_status mjcf_read_default(mj_loader* L, cc_xml_node* n, const mj_class* parent)
+{
+    typedef struct pending {
+        cc_xml_node* node;
+        const mj_class* parent;
+    } pending;
+    pending* stack = NULL;
+    int count = 0, capacity = 0;
+    cc_status s = CC_OK;
+    if (!cc_reserve((void**)&stack, &capacity, 1, sizeof *stack)) return mjcf_out_of_memory();
+    stack[count++] = (pending){n, parent};
+    while (count > 0 && s == CC_OK) {
+        pending p = stack[--count];
+        mj_class* c = NULL;
+        if ((s = define_class(L, p.node, p.parent, &c)) != CC_OK) break;
+        /* Children pushed last first, so that they come off in order. */
+        int nested = 0;
+        for (cc_xml_node* ch = p.node->first_child; ch; ch = ch->next) nested += !strcmp(ch->name, "default");
+        if (!cc_reserve((void**)&stack, &capacity, count + nested, sizeof *stack)) {
+            s = mjcf_out_of_memory();
+            break;
+        }
+        int at = count + nested;
+        for (cc_xml_node* ch = p.node->first_child; ch; ch = ch->next)
+            if (!strcmp(ch->name, "default")) stack[--at] = (pending){ch, c};
+        count += nested;
+    }
+    cc_host_free(stack);
+    return s;
 }
 
 /* The class of an element: its `class`, else the enclosing childclass, else main. */

@@ -79,6 +79,8 @@ typedef struct mj_loader {
     cc_mjcf_options opt;
     cc_xml_arena arena;
     const char* base_dir; /* "" for the working directory */
+    int includes;          /* files included so far (CC_MJCF_MAX_INCLUDES) */
+    long long text_bytes;  /* bytes of XML read so far, the scene's and its includes' (CC_MJCF_MAX_TEXT_BYTES) */
     int degrees;
     char eulerseq[4];
     const char* meshdir;

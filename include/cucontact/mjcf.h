@@ -33,11 +33,20 @@
  * Elements and attributes with no meaning here (rgba, mass, inertial, site,
  * actuator, ...) are reported once each through the log callback and
  * skipped. Malformed XML, missing files and invalid values fail with
- * "file:line: what is wrong"; a failed load leaves the builder unchanged. */
+ * "file:line: what is wrong"; a failed load leaves the builder unchanged.
+ * Bodies, frames and default classes nest to any depth (the loader walks
+ * them without recursion). Includes nest at most 16 files deep, a scene
+ * includes at most CC_MJCF_MAX_INCLUDES files in all, and the scene's and
+ * its includes' XML together hold at most CC_MJCF_MAX_TEXT_BYTES. */
 #ifndef CUCONTACT_MJCF_H
 #define CUCONTACT_MJCF_H
 
 #include "cucontact/model.h"
+
+/// The most files one scene may include, counting every inclusion.
+#define CC_MJCF_MAX_INCLUDES 4096
+/// The most bytes of XML a scene and its includes may hold together.
+#define CC_MJCF_MAX_TEXT_BYTES (1LL << 30)
 
 #ifdef __cplusplus
 extern "C" {

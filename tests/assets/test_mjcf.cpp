@@ -777,3 +777,66 @@ TEST(MjcfErrors, OptionsAreChecked)
     ASSERT_EQ(cc_builder_begin_world(b.get(), &w), CC_OK);
     EXPECT_EQ(cc_builder_load_mjcf_string(b.get(), "<mujoco/>", nullptr, nullptr), CC_ERR_INVALID_STATE);
 }
+
+namespace {
+
+std::string repeat(const std::string& s, int n)
+{
+    std::string out;
+    out.reserve(s.size() * (size_t)n);
+    for (int i = 0; i < n; ++i) out += s;
+    return out;
+}
+
+TEST(MjcfHostile, DeepNestingLoadsWithoutRecursion)
+{
+    // A 20,000-link chain of hinged bodies (ropes and chains are real
+    // inputs), 20,000 nested unknown elements and 5,000 nested default
+    // classes: each walks on the heap, not the call stack.
+    const int links = 20000;
+    Builder chain = load("<mujoco><worldbody>" +
+                         repeat("<body pos=\"0 0 0.01\"><joint/><geom type=\"sphere\" size=\"0.004\"/>", links) +
+                         repeat("</body>", links) + "</worldbody></mujoco>");
+    EXPECT_EQ(cc_builder_body_count(chain.get()), links);
+    EXPECT_EQ(cc_builder_shape_count(chain.get()), links);
+    cc_body_info last;
+    ASSERT_EQ(cc_builder_get_body_info(chain.get(), links - 1, &last), CC_OK);
+    EXPECT_NEAR(last.pose.p.z, 0.01 * links, 1e-3 * links * 1e-2);
+    Builder unknown = load("<mujoco>" + repeat("<x>", 20000) + repeat("</x>", 20000) + "</mujoco>");
+    EXPECT_EQ(cc_builder_shape_count(unknown.get()), 0);
+    std::string classes;
+    for (int i = 0; i < 5000; ++i) classes += "<default class=\"c" + std::to_string(i) + "\">";
+    Builder defaults = load("<mujoco><default><geom size=\"0.25\"/>" + classes + repeat("</default>", 5000) +
+                            "</default><worldbody><geom type=\"sphere\" class=\"c4999\"/></worldbody></mujoco>");
+    ASSERT_EQ(cc_builder_shape_count(defaults.get()), 1);
+    EXPECT_FLOAT_EQ(shape(defaults.get(), 0).size.x, 0.25f); // inherited through every level
+}
+
+TEST(MjcfHostile, IncludeAmplificationStopsAtTheTotalBudget)
+{
+    // 12 files, each including the next four times: 4^11 inclusions if
+    // expanded. The total budget stops it with the file and line.
+    std::string dir = temp_dir();
+    for (int i = 0; i < 12; ++i) {
+        std::string body = i < 11 ? repeat("<include file=\"f" + std::to_string(i + 1) + ".xml\"/>", 4)
+                                  : "<worldbody><geom type=\"sphere\" size=\"1\"/></worldbody>";
+        write_file(dir + "/f" + std::to_string(i) + ".xml", "<mujoco>" + body + "</mujoco>");
+    }
+    Builder b = make_builder();
+    EXPECT_EQ(cc_builder_load_mjcf(b.get(), (dir + "/f0.xml").c_str(), nullptr), CC_ERR_PARSE);
+    std::string msg = cc_last_error_message();
+    EXPECT_NE(msg.find("more than " + std::to_string(CC_MJCF_MAX_INCLUDES) + " files"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(".xml:1:"), std::string::npos) << msg;
+    EXPECT_EQ(cc_builder_shape_count(b.get()), 0);
+    // Within the budget the same pattern loads: 4^3 copies of one sphere.
+    for (int i = 0; i < 4; ++i) {
+        std::string body = i < 3 ? repeat("<include file=\"g" + std::to_string(i + 1) + ".xml\"/>", 4)
+                                 : "<worldbody><geom type=\"sphere\" size=\"1\"/></worldbody>";
+        write_file(dir + "/g" + std::to_string(i) + ".xml", "<mujoco>" + body + "</mujoco>");
+    }
+    Builder ok = make_builder();
+    ASSERT_EQ(cc_builder_load_mjcf(ok.get(), (dir + "/g0.xml").c_str(), nullptr), CC_OK) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_shape_count(ok.get()), 64);
+}
+
+} // namespace
