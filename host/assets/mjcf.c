@@ -173,7 +173,7 @@ static cc_status load_tree(mj_loader* L, cc_xml_node* root)
     for (cc_xml_node* n = root->first_child; n && s == CC_OK; n = n->next)
         if (!strcmp(n->name, "asset")) s = mjcf_read_assets(L, n);
     int world = -1;
-    if (s == CC_OK) s = mjcf_add_body_record(L, "world", &world);
+    if (s == CC_OK) s = mjcf_add_body_record(L, "world", NULL, &world);
     for (cc_xml_node* n = root->first_child; n && s == CC_OK; n = n->next)
         if (!strcmp(n->name, "worldbody")) {
             mj_frame_ctx ctx;
@@ -206,6 +206,8 @@ static void loader_free(mj_loader* L)
     cc_host_free(L->hfields);
     for (int i = 0; i < L->body_count; ++i) cc_host_free(L->bodies[i].shapes);
     cc_host_free(L->bodies);
+    cc_host_free(L->body_nodes);
+    cc_host_free(L->body_slots);
     cc_host_free(L->late_filters);
     cc_host_free(L->reported);
     cc_builder_destroy(L->templ);

@@ -120,9 +120,10 @@ static cc_status read_mesh_asset(mj_loader* L, cc_xml_node* n)
             }
             for (int i = 0; i < fn; ++i)
                 if (a.mesh.triangles[i] >= a.mesh.vertex_count) {
-                    int bad = a.mesh.triangles[i];
-                    cc_tri_mesh_free(&a.mesh);
-                    return mjcf_fail_at(CC_ERR_PARSE, face.file, face.line, "<mesh name=\"%s\">: face uses vertex %d of %d", name, bad, a.mesh.vertex_count);
+                    int bad = a.mesh.triangles[i], have = a.mesh.vertex_count;
+                    cc_tri_mesh_free(&a.mesh); /* clears the counts too */
+                    return mjcf_fail_at(CC_ERR_PARSE, face.file, face.line, "<mesh name=\"%s\">: face index %d names no vertex: the mesh has %d (0..%d)", name, bad,
+                                        have, have - 1);
                 }
             a.mesh.triangle_count = fn / 3;
         }
@@ -220,11 +221,13 @@ static cc_status read_hfield_asset(mj_loader* L, cc_xml_node* n)
             if (!h.samples) return mjcf_out_of_memory();
         }
     }
-    /* Normalised to [0, 1] as MuJoCo does, so size[2] is the full elevation. */
+    /* Normalised to [0, 1] as MuJoCo does, so size[2] is the full elevation;
+     * in double, so that samples near both ends of float's range do not
+     * overflow their difference. */
     size_t count = (size_t)h.rows * (size_t)h.cols;
-    float lo = h.samples[0], hi = h.samples[0];
-    for (size_t i = 0; i < count; ++i) lo = fminf(lo, h.samples[i]), hi = fmaxf(hi, h.samples[i]);
-    for (size_t i = 0; i < count; ++i) h.samples[i] = hi > lo ? (h.samples[i] - lo) / (hi - lo) : 0.0f;
+    double lo = h.samples[0], hi = h.samples[0];
+    for (size_t i = 0; i < count; ++i) lo = fmin(lo, h.samples[i]), hi = fmax(hi, h.samples[i]);
+    for (size_t i = 0; i < count; ++i) h.samples[i] = hi > lo ? (float)((h.samples[i] - lo) / (hi - lo)) : 0.0f;
     if (!cc_reserve((void**)&L->hfields, &L->hfield_capacity, L->hfield_count + 1, sizeof *L->hfields)) {
         cc_host_free(h.samples);
         return mjcf_out_of_memory();

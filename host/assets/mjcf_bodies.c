@@ -9,12 +9,67 @@
 static const char* const body_attrs[] = {"name", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "childclass", "mocap", NULL};
 static const char* const frame_attrs[] = {"name", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "childclass", NULL};
 
-cc_status mjcf_add_body_record(mj_loader* L, const char* name, int* out)
+static unsigned name_hash(const char* s)
 {
+    unsigned h = 2166136261u;
+    for (; *s; ++s) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+int mjcf_find_body(const mj_loader* L, const char* name)
+{
+    if (!L->body_slot_count || !name[0]) return -1;
+    unsigned mask = (unsigned)L->body_slot_count - 1u;
+    for (unsigned i = name_hash(name) & mask;; i = (i + 1u) & mask) {
+        int slot = L->body_slots[i];
+        if (!slot) return -1;
+        if (!strcmp(L->bodies[slot - 1].name, name)) return slot - 1;
+    }
+}
+
+/* Puts body `id` into the name table, growing it to keep it half empty. */
+static int index_body_name(mj_loader* L, int id)
+{
+    if (2 * (L->named_bodies + 1) > L->body_slot_count) {
+        int count = L->body_slot_count ? 2 * L->body_slot_count : 64;
+        int* slots = (int*)cc_host_calloc((size_t)count, sizeof(int));
+        if (!slots) return 0;
+        for (int i = 0; i < L->body_slot_count; ++i) {
+            int slot = L->body_slots[i];
+            if (!slot) continue;
+            unsigned j = name_hash(L->bodies[slot - 1].name) & (unsigned)(count - 1);
+            while (slots[j]) j = (j + 1u) & (unsigned)(count - 1);
+            slots[j] = slot;
+        }
+        cc_host_free(L->body_slots);
+        L->body_slots = slots;
+        L->body_slot_count = count;
+    }
+    unsigned mask = (unsigned)L->body_slot_count - 1u, j = name_hash(L->bodies[id].name) & mask;
+    while (L->body_slots[j]) j = (j + 1u) & mask;
+    L->body_slots[j] = id + 1;
+    L->named_bodies++;
+    return 1;
+}
+
+cc_status mjcf_add_body_record(mj_loader* L, const char* name, const cc_xml_node* n, int* out)
+{
+    int earlier = mjcf_find_body(L, name);
+    if (earlier >= 0) {
+        const cc_xml_node* first = L->body_nodes[earlier];
+        if (first)
+            return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<body name=\"%s\">: the name is taken by the body at %s:%d; body names must be unique", name,
+                                first->file, first->line);
+        return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<body name=\"%s\">: the name is the world body's; body names must be unique", name);
+    }
     if (!cc_reserve((void**)&L->bodies, &L->body_capacity, L->body_count + 1, sizeof *L->bodies)) return mjcf_out_of_memory();
+    if (!cc_reserve((void**)&L->body_nodes, &L->body_node_capacity, L->body_count + 1, sizeof *L->body_nodes))
+        return mjcf_out_of_memory();
     mj_body* b = &L->bodies[L->body_count];
     memset(b, 0, sizeof *b);
     b->name = name;
+    L->body_nodes[L->body_count] = n;
+    if (name[0] && !index_body_name(L, L->body_count)) return mjcf_out_of_memory();
     *out = L->body_count++;
     return CC_OK;
 }
@@ -133,7 +188,7 @@ static cc_status enter_body(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ct
         }
     }
     int body = -1;
-    if ((s = mjcf_add_body_record(L, name ? name : "", &body)) != CC_OK) return s;
+    if ((s = mjcf_add_body_record(L, name ? name : "", n, &body)) != CC_OK) return s;
     inner.body = body;
     mj_frame here = mjcf_frame_mul(&ctx->to_anchor, &local);
     int is_mocap = mocap && mjcf_parse_bool(mocap);

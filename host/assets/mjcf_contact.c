@@ -4,12 +4,7 @@
 
 #include "host/assets/mjcf_internal.h"
 
-static int find_body(const mj_loader* L, const char* name)
-{
-    for (int i = 0; i < L->body_count; ++i)
-        if (!strcmp(L->bodies[i].name, name)) return i;
-    return -1;
-}
+static int find_body(const mj_loader* L, const char* name) { return mjcf_find_body(L, name); }
 
 cc_status mjcf_read_contact(mj_loader* L, cc_xml_node* n)
 {

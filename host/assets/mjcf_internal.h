@@ -80,6 +80,11 @@ typedef struct mj_loader {
     cc_xml_arena arena;
     const char* base_dir; /* "" for the working directory */
     int includes;          /* files included so far (CC_MJCF_MAX_INCLUDES) */
+    int* body_slots;       /* open-addressing table of named bodies: index + 1, 0 empty */
+    int body_slot_count;   /* a power of two, at least twice the named bodies */
+    int named_bodies;
+    const cc_xml_node** body_nodes; /* (bodies) the element each came from, NULL for the world */
+    int body_node_capacity;
     long long text_bytes;  /* bytes of XML read so far, the scene's and its includes' (CC_MJCF_MAX_TEXT_BYTES) */
     int degrees;
     char eulerseq[4];
@@ -172,7 +177,12 @@ cc_status mjcf_read_geom(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ctx);
 
 /* ---- Bodies and frames of the world tree (mjcf_bodies.c) */
 
-cc_status mjcf_add_body_record(mj_loader* L, const char* name, int* out);
+/* Adds a body record; a name other than "" must be new (the world is
+ * "world"), else it fails naming both elements. n is the body's element
+ * (NULL for the world). */
+cc_status mjcf_add_body_record(mj_loader* L, const char* name, const cc_xml_node* n, int* out);
+/* The body record of that name, or -1. */
+int mjcf_find_body(const mj_loader* L, const char* name);
 cc_status mjcf_read_children(mj_loader* L, cc_xml_node* parent, const mj_frame_ctx* ctx);
 cc_status mjcf_remember_shape(mj_loader* L, int body, int where, int index);
 

@@ -142,6 +142,8 @@ static cc_status check_spans_volume(const point_view* v, double tol, const char*
     simplex s = find_simplex(v);
     if (s.span[0] > tol && s.span[1] > tol && s.span[2] > tol) return CC_OK;
     int distinct = count_distinct(v, tol, 4);
+    if (distinct <= 1)
+        return cc_fail(CC_ERR_INVALID_SIZE, "%s: all %d points are at one position; a convex hull needs at least 4 points that are not coplanar", what, v->count);
     if (distinct < 4)
         return cc_fail(CC_ERR_INVALID_SIZE, "%s: the %d points hold only %d distinct positions (closer than %g count as one); a convex hull needs at least 4 points that are not coplanar", what, v->count, distinct, tol);
     if (!(s.span[1] > tol))

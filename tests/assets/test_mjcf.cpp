@@ -673,6 +673,10 @@ TEST(MjcfErrors, EachFailureHasItsOwnMessageWithFileAndLine)
         {"hexadecimal number", "<mujoco><worldbody>\n<geom type=\"sphere\" size=\"0x10\"/></worldbody></mujoco>", CC_ERR_PARSE, 2, "'0x10' is hexadecimal"},
         {"number beyond float", "<mujoco><worldbody>\n\n<geom type=\"sphere\" size=\"1e39\"/></worldbody></mujoco>", CC_ERR_PARSE, 3, "'1e39' exceeds the range of a float"},
         {"absurd size", "<mujoco><worldbody>\n<geom type=\"box\" size=\"1e30 1 1\"/></worldbody></mujoco>", CC_ERR_INVALID_SIZE, 2, "outside [1e-06, 1e+06]"},
+        {"duplicate body name", "<mujoco><worldbody><body name=\"a\"/>\n<body name=\"a\"/></worldbody></mujoco>", CC_ERR_PARSE, 2, "taken by the body at <string>:1"},
+        {"body named world", "<mujoco><worldbody>\n<body name=\"world\"/></worldbody></mujoco>", CC_ERR_PARSE, 2, "the world body's"},
+        {"face index past the vertices", "<mujoco><asset>\n<mesh name=\"m\" vertex=\"0 0 0 1 0 0 0 1 0\" face=\"0 1 3\"/></asset></mujoco>", CC_ERR_PARSE, 2,
+         "face index 3 names no vertex: the mesh has 3 (0..2)"},
         // rows x cols must not wrap in 32 bits (65536^2 is 2^32).
         {"huge heightfield", "<mujoco><asset>\n<hfield name=\"h\" nrow=\"65536\" ncol=\"65536\" elevation=\"\" size=\"1 1 1 0\"/></asset></mujoco>",
          CC_ERR_INVALID_SIZE, 2, "4294967296 samples"},

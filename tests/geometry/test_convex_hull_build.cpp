@@ -392,7 +392,7 @@ TEST(ConvexHullBuild, RejectsDegenerateInput)
     }
     {
         SCOPED_TRACE("10 copies of one point");
-        expect_rejected(std::vector<cc_vec3>(10, v3(1, 2, 3)), 16, CC_ERR_INVALID_SIZE, "distinct");
+        expect_rejected(std::vector<cc_vec3>(10, v3(1, 2, 3)), 16, CC_ERR_INVALID_SIZE, "all 10 points are at one position");
     }
     {
         SCOPED_TRACE("3 distinct points and near-duplicates");
