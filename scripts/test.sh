@@ -3,8 +3,9 @@
 # instances skip visibly without a GPU). When the CUDA backend was built it
 # checks every kernel's registers, stack and spills against their budgets
 # (scripts/kernel-resources.py). With CI=true it then builds the CPU backend
-# and the tests under AddressSanitizer + UBSan and runs them too, and dry-runs
-# both phases of the GPU check (scripts/gpu-check.sh) without a GPU.
+# and the tests under AddressSanitizer + UBSan and runs them too, fuzzes the
+# loaders for 60 s (scripts/fuzz-loaders.sh, when clang is installed), and
+# dry-runs both phases of the GPU check (scripts/gpu-check.sh) without a GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${CUCONTACT_BUILD_DIR:-build}
@@ -23,6 +24,15 @@ if [ "${CI:-}" = "true" ] || [ "${CUCONTACT_SANITIZE:-}" = "1" ]; then
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUCONTACT_BUILD_BENCHMARKS=OFF
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+fi
+
+if [ "${CI:-}" = "true" ]; then
+  if command -v clang >/dev/null && command -v clang++ >/dev/null; then
+    echo "== loader fuzzing, 60 s (libFuzzer, ASan + UBSan) =="
+    scripts/fuzz-loaders.sh 60
+  else
+    echo "== loader fuzzing skipped: no clang on this machine (apt-get install clang) =="
+  fi
 fi
 
 if [ "${CI:-}" = "true" ] && { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; }; then
