@@ -356,14 +356,14 @@ TEST_P(Stability, RestitutionOfTheFirstOrderImplicitStep)
 {
     // Resolved (dt = 10 us, 640 steps per contact) the implicit step
     // reproduces the calibration within 5 %, like the explicit one; at
-    // 0.1 ms (64 steps) its numerical damping takes off up to 16 % of e
-    // (the measured loss, asserted as stated in the README).
+    // 0.1 ms (64 steps) its numerical damping takes off 5 to 7 % of e (the
+    // measured loss, asserted as stated in the README: at most 8 %).
     for (float e : {0.3f, 0.5f, 0.8f}) {
         SCOPED_TRACE(testing::Message() << "e = " << e);
         EXPECT_NEAR(rebound(device(), CC_INTEGRATOR_IMPLICIT, e, 1.0e-5f), e, 0.05 * e);
         double coarse = rebound(device(), CC_INTEGRATOR_IMPLICIT, e, 1.0e-4f);
-        EXPECT_LT(coarse, e * 1.01);
-        EXPECT_GT(coarse, e * 0.84);
+        EXPECT_LT(coarse, e * 1.0);
+        EXPECT_GT(coarse, e * 0.92);
     }
 }
 
