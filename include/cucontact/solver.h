@@ -105,8 +105,10 @@ cc_status cc_solver_get_report(const cc_solver* solver, cc_solver_report* out);
 /// Waits for the device and starts a new report.
 cc_status cc_solver_reset_report(cc_solver* solver);
 
-/// Force and torque (about the centre of mass) [N, N m] the last step
-/// applied to bodies [first, first+count), gravity excluded; waits for the device.
+/// Force and torque (about the centre of mass) [N, N m] the last step's
+/// contacts applied to bodies [first, first+count) at its start, gravity
+/// excluded (the implicit step's velocity change also holds their change
+/// over the step); waits for the device.
 cc_status cc_solver_get_body_forces(const cc_solver* solver, int first, int count, cc_vec3* force,
                                     cc_vec3* torque);
 

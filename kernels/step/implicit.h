@@ -81,15 +81,23 @@ CC_HD void cc_implicit_side_terms(const cc_contact_rates* r, cc_vec3 n, float dt
     out[CC_IMPLICIT_DRIFT + 3] = drift_t.x;
     out[CC_IMPLICIT_DRIFT + 4] = drift_t.y;
     out[CC_IMPLICIT_DRIFT + 5] = drift_t.z;
+    /* The columns of J and P J once; then the upper triangle's dots. */
+    cc_vec3 col[6], pcol[6];
+    for (int k = 0; k < 6; ++k) {
+        col[k] = cc_twist_column(k, lever);
+        pcol[k] = cc_rates_apply(r, n, dt, col[k]);
+    }
     float scale = dt * alpha;
     int at = CC_IMPLICIT_MATRIX;
-    for (int k = 0; k < 6; ++k) {
-        cc_vec3 pk = cc_rates_apply(r, n, dt, cc_twist_column(k, lever));
-        cc_vec3 rk = k < 3 ? cc_v3(0.0f, 0.0f, 0.0f) : cc_rates_apply_angular(r, n, cc_twist_column(k - 3, lever));
-        for (int l = k; l < 6; ++l) {
-            float x = scale * cc_v3_dot(cc_twist_column(l, lever), pk);
-            if (k >= 3) x += dt * alpha_rot * cc_v3_get(rk, l - 3);
-            out[at++] = x;
+    for (int k = 0; k < 6; ++k)
+        for (int l = k; l < 6; ++l) out[at++] = scale * cc_v3_dot(col[l], pcol[k]);
+    /* The angular rates on the angular block (rows and columns 3..5). */
+    float rot = dt * alpha_rot;
+    if (r->c_roll > 0.0f || r->c_spin > 0.0f) {
+        at = CC_IMPLICIT_MATRIX + 15; /* the first entry of row 3 */
+        for (int k = 0; k < 3; ++k) {
+            cc_vec3 rk = cc_rates_apply_angular(r, n, col[k]);
+            for (int l = k; l < 3; ++l) out[at++] += rot * cc_v3_get(rk, l);
         }
     }
 }
@@ -197,75 +205,87 @@ CC_HD void cc_coupling_thread(int i, const cc_step_view* v)
     }
 }
 
-/* Body b's velocity change: assembles its 6x6 system from the mass, the
- * gyroscopic Jacobian and the summed contact terms, with the sweep's
- * coupling on the right (sweep > 0), and solves it into body_dv. */
+/* Body b's velocity change. The first solve of a step (sweep 0) assembles
+ * its 6x6 system from the mass, the gyroscopic Jacobian and the summed
+ * contact terms, factors it and keeps the factors and the right-hand side;
+ * each sweep then adds its coupling to that right-hand side and solves with
+ * the same factors (the matrix does not change between sweeps). */
 CC_HD void cc_implicit_solve_thread(int b, const cc_step_view* v)
 {
     float* dv = v->body_dv + (size_t)b * CC_TWIST;
+    cc_body_system* sys = &v->body_system[b];
     const cc_body_mass* m = &v->model.body_mass[b];
     if (v->model.body_static[b] || m->inv_mass == 0.0f) {
         for (int k = 0; k < CC_TWIST; ++k) dv[k] = 0.0f;
         return;
     }
-    float dt = v->dt;
-    cc_quat q = v->pose_in[b].q;
-    cc_vec3 w = v->angular_in[b];
-    /* The inertia in world axes, column by column: R I R^T e_k. */
-    cc_vec3 iw[3];
-    for (int k = 0; k < 3; ++k)
-        iw[k] = cc_q_rotate(q, cc_sym3_mul(m->inertia, cc_q_rotate_inv(q, cc_twist_column(k, cc_v3(0, 0, 0)))));
-    float a[36];
-    for (int k = 0; k < 36; ++k) a[k] = 0.0f;
-    float mass = 1.0f / m->inv_mass;
-    for (int k = 0; k < 3; ++k) {
-        a[k * 6 + k] = mass;
-        a[(3 + k) * 6 + 3] = cc_v3_get(iw[0], k);
-        a[(3 + k) * 6 + 4] = cc_v3_get(iw[1], k);
-        a[(3 + k) * 6 + 5] = cc_v3_get(iw[2], k);
-    }
-    cc_vec3 iw_w = cc_v3_add(cc_v3_add(cc_v3_scale(iw[0], w.x), cc_v3_scale(iw[1], w.y)), cc_v3_scale(iw[2], w.z));
-    cc_vec3 gyro = cc_v3(0.0f, 0.0f, 0.0f);
-    if (v->gyroscopic) {
-        /* d(w x I w)/dw = [w]x I - [I w]x, column k: w x (I e_k) - (I w) x e_k. */
-        gyro = cc_v3_cross(w, iw_w);
+    if (v->sweep == 0) {
+        float dt = v->dt;
+        cc_quat q = v->pose_in[b].q;
+        cc_vec3 w = v->angular_in[b];
+        /* The inertia in world axes, column by column: R I R^T e_k. */
+        cc_vec3 iw[3];
+        for (int k = 0; k < 3; ++k)
+            iw[k] = cc_q_rotate(q, cc_sym3_mul(m->inertia, cc_q_rotate_inv(q, cc_twist_column(k, cc_v3(0, 0, 0)))));
+        float* a = sys->lu;
+        for (int k = 0; k < 36; ++k) a[k] = 0.0f;
+        float mass = 1.0f / m->inv_mass;
         for (int k = 0; k < 3; ++k) {
-            cc_vec3 col = cc_v3_sub(cc_v3_cross(w, iw[k]), cc_v3_cross(iw_w, cc_twist_column(k, cc_v3(0, 0, 0))));
-            a[3 * 6 + 3 + k] += dt * col.x;
-            a[4 * 6 + 3 + k] += dt * col.y;
-            a[5 * 6 + 3 + k] += dt * col.z;
+            a[k * 6 + k] = mass;
+            a[(3 + k) * 6 + 3] = cc_v3_get(iw[0], k);
+            a[(3 + k) * 6 + 4] = cc_v3_get(iw[1], k);
+            a[(3 + k) * 6 + 5] = cc_v3_get(iw[2], k);
         }
+        cc_vec3 iw_w = cc_v3_add(cc_v3_add(cc_v3_scale(iw[0], w.x), cc_v3_scale(iw[1], w.y)), cc_v3_scale(iw[2], w.z));
+        cc_vec3 gyro = cc_v3(0.0f, 0.0f, 0.0f);
+        if (v->gyroscopic) {
+            /* d(w x I w)/dw = [w]x I - [I w]x, column k: w x (I e_k) - (I w) x e_k. */
+            gyro = cc_v3_cross(w, iw_w);
+            for (int k = 0; k < 3; ++k) {
+                cc_vec3 col = cc_v3_sub(cc_v3_cross(w, iw[k]), cc_v3_cross(iw_w, cc_twist_column(k, cc_v3(0, 0, 0))));
+                a[3 * 6 + 3 + k] += dt * col.x;
+                a[4 * 6 + 3 + k] += dt * col.y;
+                a[5 * 6 + 3 + k] += dt * col.z;
+            }
+        }
+        const float* t = v->body_implicit + (size_t)b * CC_IMPLICIT_TERMS;
+        int at = CC_IMPLICIT_MATRIX;
+        for (int k = 0; k < 6; ++k)
+            for (int l = k; l < 6; ++l) {
+                float x = t[at++];
+                a[k * 6 + l] += x;
+                if (l != k) a[l * 6 + k] += x;
+            }
+        cc_vec3 force = cc_v3_madd(v->body_force[b], v->model.gravity, mass);
+        cc_vec3 torque = cc_v3_sub(v->body_torque[b], gyro);
+        float rhs[6] = {dt * (force.x + t[0]),  dt * (force.y + t[1]),  dt * (force.z + t[2]),
+                        dt * (torque.x + t[3]), dt * (torque.y + t[4]), dt * (torque.z + t[5])};
+        sys->factored = cc_lu6_factor(a, sys->piv);
+        if (!sys->factored) {
+            /* A singular system (not expected: the mass keeps it definite)
+             * falls back to the explicit change, which sweeps keep. */
+            cc_vec3 t_body = cc_q_rotate_inv(q, torque);
+            cc_vec3 dw = cc_q_rotate(q, cc_sym3_mul(m->inv_inertia, t_body));
+            float fallback[6] = {dt * force.x * m->inv_mass, dt * force.y * m->inv_mass, dt * force.z * m->inv_mass,
+                                 dt * dw.x,                  dt * dw.y,                  dt * dw.z};
+            for (int k = 0; k < 6; ++k) rhs[k] = fallback[k];
+        }
+        for (int k = 0; k < 6; ++k) sys->rhs[k] = rhs[k];
     }
-    const float* t = v->body_implicit + (size_t)b * CC_IMPLICIT_TERMS;
-    int at = CC_IMPLICIT_MATRIX;
-    for (int k = 0; k < 6; ++k)
-        for (int l = k; l < 6; ++l) {
-            float x = t[at++];
-            a[k * 6 + l] += x;
-            if (l != k) a[l * 6 + k] += x;
-        }
-    cc_vec3 force = cc_v3_madd(v->body_force[b], v->model.gravity, mass);
-    cc_vec3 torque = cc_v3_sub(v->body_torque[b], gyro);
-    float rhs[6] = {dt * (force.x + t[0]),  dt * (force.y + t[1]),  dt * (force.z + t[2]),
-                    dt * (torque.x + t[3]), dt * (torque.y + t[4]), dt * (torque.z + t[5])};
+    float x[6];
+    for (int k = 0; k < 6; ++k) x[k] = sys->rhs[k];
     if (v->sweep > 0) {
         float* c = v->body_coupling + (size_t)b * CC_TWIST;
         for (int k = 0; k < 6; ++k) {
-            rhs[k] += c[k];
+            x[k] += c[k];
             /* Atomic mode adds the next sweep into a cleared sum. */
             if (!v->deterministic) c[k] = 0.0f;
         }
     }
-    if (!cc_solve6(a, rhs)) {
-        /* A singular system (not expected: the mass keeps it definite)
-         * falls back to the explicit change. */
-        cc_vec3 t_body = cc_q_rotate_inv(q, torque);
-        cc_vec3 dw = cc_q_rotate(q, cc_sym3_mul(m->inv_inertia, t_body));
-        float fallback[6] = {dt * force.x * m->inv_mass, dt * force.y * m->inv_mass, dt * force.z * m->inv_mass,
-                             dt * dw.x,                  dt * dw.y,                  dt * dw.z};
-        for (int k = 0; k < 6; ++k) rhs[k] = fallback[k];
-    }
-    for (int k = 0; k < CC_TWIST; ++k) dv[k] = rhs[k];
+    if (sys->factored) cc_lu6_solve(sys->lu, sys->piv, x);
+    else
+        for (int k = 0; k < 6; ++k) x[k] = sys->rhs[k];
+    for (int k = 0; k < CC_TWIST; ++k) dv[k] = x[k];
 }
 
 /* Deterministic mode: body b sums n floats per entry, in sorted order,

@@ -30,6 +30,16 @@ typedef struct cc_contact_coupling {
     float c_roll, c_spin;
 } cc_contact_coupling;
 
+/* A body's implicit system of one step, kept for the sweeps: the LU
+ * factors of its 6x6 matrix and their pivots, and the right-hand side
+ * without coupling (or the explicit change when the matrix was singular). */
+typedef struct cc_body_system {
+    float lu[36];
+    float rhs[6];
+    int piv[6];
+    int factored;
+} cc_body_system;
+
 /* The stability report on the device: the current step's limit and the
  * running tallies (cucontact/solver.h, cc_solver_report). Limits are kept
  * as cc_float_order_bits so that an atomic minimum of integers orders them. */
@@ -74,6 +84,7 @@ typedef struct cc_step_view {
     float* body_implicit;  /* (nbody x CC_IMPLICIT_TERMS) summed implicit terms */
     float* body_coupling;  /* (nbody x CC_TWIST) summed coupling of a sweep */
     float* body_dv;        /* (nbody x CC_TWIST) velocity change of the step */
+    cc_body_system* body_system; /* (nbody) factored systems of the step */
     cc_contact_coupling* contact_coupling; /* (contact capacity), when sweeping */
     float* entry_implicit; /* deterministic: (entries x CC_IMPLICIT_TERMS) */
     float* entry_coupling; /* deterministic, when sweeping: (entries x CC_TWIST) */
