@@ -165,13 +165,7 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
  * entries written (2 * contacts). */
 CC_HD void cc_reduce_body_forces_thread(int b, const cc_step_view* v, int n)
 {
-    uint64_t first_key = (uint64_t)(uint32_t)b << 32;
-    int lo = 0, hi = n;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (v->sorted_keys[mid] < first_key) lo = mid + 1;
-        else hi = mid;
-    }
+    int lo = cc_step_first_entry(v, b, n);
     cc_vec3 f = cc_v3(0.0f, 0.0f, 0.0f), t = cc_v3(0.0f, 0.0f, 0.0f);
     for (int k = lo; k < n && (v->sorted_keys[k] >> 32) == (uint64_t)(uint32_t)b; ++k) {
         int e = v->sorted_ids[k];

@@ -288,9 +288,9 @@ CC_HD void cc_implicit_solve_thread(int b, const cc_step_view* v)
     for (int k = 0; k < CC_TWIST; ++k) dv[k] = x[k];
 }
 
-/* Deterministic mode: body b sums n floats per entry, in sorted order,
- * from `entries` into `body_acc`. m is the number of entries written. */
-CC_HD void cc_reduce_body_terms(int b, const cc_step_view* v, int m, const float* entries, float* body_acc, int n)
+/* Deterministic mode: the first of the m sorted entries that belong to
+ * body b (keys are body << 32 | entry), by binary search. */
+CC_HD int cc_step_first_entry(const cc_step_view* v, int b, int m)
 {
     uint64_t first_key = (uint64_t)(uint32_t)b << 32;
     int lo = 0, hi = m;
@@ -299,6 +299,14 @@ CC_HD void cc_reduce_body_terms(int b, const cc_step_view* v, int m, const float
         if (v->sorted_keys[mid] < first_key) lo = mid + 1;
         else hi = mid;
     }
+    return lo;
+}
+
+/* Deterministic mode: body b sums n floats per entry, in sorted order,
+ * from `entries` into `body_acc`. m is the number of entries written. */
+CC_HD void cc_reduce_body_terms(int b, const cc_step_view* v, int m, const float* entries, float* body_acc, int n)
+{
+    int lo = cc_step_first_entry(v, b, m);
     float* out = body_acc + (size_t)b * n;
     for (int k = 0; k < n; ++k) out[k] = 0.0f;
     for (int j = lo; j < m && (v->sorted_keys[j] >> 32) == (uint64_t)(uint32_t)b; ++j) {
