@@ -305,15 +305,28 @@ CC_HD int cc_surface_faces(const cc_model_view* m, int s, cc_transform pose, int
  * both ways round from this one, to where it closes or an open edge ends
  * it. When ref is A's core (a sphere's centre), a fan triangle that faces
  * ref and is clearly nearer to it than the vertex has a contact of its
- * own, nearer than the vertex: the vertex contact is dropped. Otherwise the lowest-numbered triangle that faces ref keeps it
- * (this one counts as facing: it reports). Ties of facing count as not
- * facing, so that a triangle in doubt never takes a contact from another.
- * (An owner chosen by position alone can be a culled triangle, which
- * reports nothing: a contact where a fan turns away from A was lost.) */
+ * own, nearer than the vertex: the vertex contact is dropped; otherwise
+ * the lowest-numbered triangle that faces ref keeps it (this one counts as
+ * facing: it reports). Ties of facing count as not facing, so that a
+ * triangle in doubt never takes a contact from another. (An owner chosen
+ * by position alone can be a culled triangle, which reports nothing: a
+ * contact where a fan turns away from A was lost.) Other shapes' queries
+ * can drop a facing triangle's contact (A reaching below its plane beside
+ * it), so for them the lower-numbered facing triangles go to `lower` (at
+ * most CC_SURFACE_FAN_MAX) and the answer is CC_SURFACE_ASK_NEIGHBOUR when
+ * there are any: this one keeps the vertex when none of them reports A.
+ * Spheres pass lower = NULL. */
 #define CC_SURFACE_FAN_MAX 32
+#define CC_SURFACE_DROP 0
+#define CC_SURFACE_KEEP 1
+/* The feature is kept only when none of the triangles asked (the
+ * lower-numbered neighbour across its edge, the fan's lower-numbered
+ * facing triangles) reports A (see cc_mesh_triangle_contacts). */
+#define CC_SURFACE_ASK_NEIGHBOUR 2
 CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform pose, int id, int k, cc_vec3 ref,
-                                    int ref_is_core)
+                                    int ref_is_core, int* lower, int* lower_count)
 {
+    int listed = 0;
     int is_mesh = m->shape_geom[s].type == CC_SHAPE_MESH;
     const cc_mesh_triangle* tris = is_mesh ? m->mesh_triangles + m->meshes[m->shape_source[s]].triangle_first : 0;
     /* The vertex: a mesh's vertex index, a heightfield's world point. */
@@ -342,7 +355,8 @@ CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform 
                 float band = CC_TRI_BAND_REL * cc_v3_length(rel[0]) + CC_TRI_BAND_COORD * cc_tri_abs_max(q[0]);
                 if (-cc_v3_dot(rel[0], n) > band) {
                     /* A lower-numbered facing triangle owns it. */
-                    if (next < id) return 0;
+                    if (next < id && !lower) return CC_SURFACE_DROP;
+                    if (next < id && listed < CC_SURFACE_FAN_MAX) lower[listed++] = next;
                     /* A sphere (ref is its core): a facing triangle
                      * clearly nearer to it than the vertex (beyond the
                      * band; a tie is no cover) reports that nearer contact,
@@ -360,7 +374,8 @@ CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform 
             corner = at;
         }
     }
-    return 1;
+    if (lower_count) *lower_count = listed;
+    return listed ? CC_SURFACE_ASK_NEIGHBOUR : CC_SURFACE_KEEP;
 }
 
 /* cc_triangle_keep_feature with the neighbours read from the surface: an
@@ -369,29 +384,53 @@ CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform 
  * lowest-numbered triangle of its fan that faces A. (Without the
  * neighbours, an owner chosen by position alone can be a culled triangle,
  * which reports nothing: a contact at a box's edge, or at a vertex where
- * a fan of faces turns away from A, was lost.) */
-CC_HD int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transform pose, int id, int feature, cc_vec3 t0,
-                                  cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, int ref_is_core, unsigned flags)
+ * a fan of faces turns away from A, was lost.) Shapes other than spheres
+ * can lose a contact the same way to a facing owner: its own query drops
+ * what lies below its plane beside it (A lying over the other face of a
+ * convex edge). For them a shared edge or vertex goes to the
+ * lowest-numbered facing triangle around it that reports A at all: a
+ * lower-numbered neighbour or fan triangle is asked first
+ * (CC_SURFACE_ASK_NEIGHBOUR, the triangles in asks). The order is one
+ * for every feature, so no two triangles leave a contact to each other.
+ * Spheres (ref_is_core) pass asks = NULL. */
+CC_HD_CALL int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transform pose, int id, int feature,
+                                       cc_vec3 t0, cc_vec3 t1, cc_vec3 t2, cc_vec3 ref, int ref_is_core, unsigned flags,
+                                       int* asks, int* ask_count)
 {
-    if (feature < 0) return 0;
+    if (ask_count) *ask_count = 0;
+    if (feature < 0) return CC_SURFACE_DROP;
     int kind = feature & CC_TRI_KIND_MASK;
-    if (kind == CC_TRI_FACE) return 1;
+    if (kind == CC_TRI_FACE) return CC_SURFACE_KEEP;
     /* The neighbours are measured in the surface's frame (no rotation per
      * vertex), the same way by every triangle that asks. */
     cc_vec3 ref_local = cc_tf_point_inv(pose, ref);
     cc_transform local = cc_tf_identity();
     if (kind < CC_TRI_VERTEX0) {
-        int nb = cc_surface_adjacent(m, s, id, kind - CC_TRI_EDGE0);
-        if (nb < 0 || !cc_surface_faces(m, s, local, nb, ref_local)) return 1;
-        return cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags);
+        int k = kind - CC_TRI_EDGE0;
+        int nb = cc_surface_adjacent(m, s, id, k);
+        if (nb < 0 || !cc_surface_faces(m, s, local, nb, ref_local)) return CC_SURFACE_KEEP;
+        /* A sphere's query never clips (its closest points are exact on
+         * both triangles): the owner by the edge's direction always has
+         * it. */
+        if (ref_is_core) return cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags) ? CC_SURFACE_KEEP : CC_SURFACE_DROP;
+        /* Tilted over a flat or concave edge: the neighbour's face contact
+         * is closer, whatever it reports. */
+        if ((feature & CC_TRI_OUTSIDE) && (flags & CC_TRI_EDGE_FLAT(k))) return CC_SURFACE_DROP;
+        /* Otherwise the lower-numbered of the two keeps it, unless that is
+         * the neighbour and it reports nothing. */
+        if (nb > id) return CC_SURFACE_KEEP;
+        asks[0] = nb;
+        *ask_count = 1;
+        return CC_SURFACE_ASK_NEIGHBOUR;
     }
     int k = kind - CC_TRI_VERTEX0, kp = k == 0 ? 2 : k - 1;
     /* The flag rules first: a tilted contact over flat or concave edges on
      * both sides is the neighbours' (their own face contacts are closer). */
     if ((feature & CC_TRI_OUTSIDE) && !(flags & (CC_TRI_EDGE_OPEN(k) | CC_TRI_EDGE_OPEN(kp))) &&
         (flags & CC_TRI_EDGE_FLAT(k)) && (flags & CC_TRI_EDGE_FLAT(kp)))
-        return 0;
-    return cc_surface_fan_owner(m, s, local, id, k, ref_local, ref_is_core);
+        return CC_SURFACE_DROP;
+    return cc_surface_fan_owner(m, s, local, id, k, ref_local, ref_is_core, ref_is_core ? 0 : asks,
+                                ref_is_core ? 0 : ask_count);
 }
 
 /* Half the diagonal of a surface's bounds [m]: its size for the reach. */
@@ -427,51 +466,142 @@ CC_HD float cc_surface_reach(const cc_model_view* m, int s, int id)
     return depth * (1.0f + 1.0e-5f) + 1.0e-6f * cc_surface_extent(m, s);
 }
 
-/* Shape a (a primitive or hull) against one triangle of surface b. The
- * fingerprint of point k of the triangle's manifold is triangle * 8 + k. */
-CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
+/* Triangle `id` of surface b, world frame, and the detection threshold
+ * of A against it. */
+CC_HD float cc_mesh_triangle_of(const cc_mesh_context* x, const cc_geom* ga, int id, cc_vec3* t)
+{
+    int sb = x->b.shape;
+    cc_surface_triangle(x->m, sb, x->shape_pose[sb], id, &t[0], &t[1], &t[2]);
+    /* Touching within rounding of the coordinates counts: a shape resting
+     * on the surface at a gap of 0 computes its distance from a pose and
+     * vertices a few ulps off, which may land either side of 0. */
+    float coord = cc_maxf(cc_tri_abs_max(ga->xf.p),
+                          cc_maxf(cc_tri_abs_max(t[0]), cc_maxf(cc_tri_abs_max(t[1]), cc_tri_abs_max(t[2]))));
+    return cc_core_threshold(x->a, x->b) + CC_MESH_TOUCH_ROUNDING * coord;
+}
+
+/* The contacts of triangle `id` with A (a sphere or another convex shape):
+ * its vertices t, the threshold and the manifold; returns the feature
+ * code. One routine for the item's own triangle and the neighbours it may
+ * ask, so that the GPU compiles the query once. */
+CC_HD_CALL int cc_mesh_triangle_query(const cc_mesh_context* x, int ta, const cc_geom* ga, int id, cc_vec3* t,
+                                      float* threshold, cc_manifold* mf)
+{
+    *threshold = cc_mesh_triangle_of(x, ga, id, t);
+    mf->count = 0;
+    if (ta == CC_SHAPE_SPHERE) return cc_collide_sphere_triangle(ga, t[0], t[1], t[2], *threshold, mf);
+    float reach = cc_surface_reach(x->m, x->b.shape, id);
+    return cc_collide_convex_triangle_within(ga, ta, t[0], t[1], t[2], *threshold, reach, mf);
+}
+
+/* Whether any of triangles `asks` reports a contact with A, which has one
+ * with this triangle at core distance `own` on the feature they share.
+ * Most answers need no query: A farther from a triangle's plane than the
+ * threshold gets nothing from it; A wholly in front of the plane, which
+ * the prism's clipping cannot touch, gets the contact (the triangle holds
+ * the shared feature, so its closest points are at most `own` away when A
+ * is apart from this triangle too); A crossing the plane with its lowest
+ * point over the face gets the face's contact. Only the rest is queried. */
+CC_HD_CALL int cc_mesh_others_report(const cc_mesh_context* x, int ta, const cc_geom* ga, float own, const int* asks,
+                                     int ask_count)
+{
+    cc_vec3 origin = cc_triangle_reference(ga, ta);
+    cc_convex a = cc_convex_of(ga, ta, origin);
+    for (int i = 0; i < ask_count; ++i) {
+        cc_vec3 q[3], n;
+        float threshold = cc_mesh_triangle_of(x, ga, asks[i], q);
+        cc_vec3 rel0 = cc_v3_sub(q[0], origin);
+        if (!cc_triangle_normal(rel0, cc_v3_sub(q[1], origin), cc_v3_sub(q[2], origin), &n)) continue;
+        if (!(cc_v3_dot(rel0, n) <= 0.0f)) continue; /* culled: A's reference point behind it */
+        cc_vec3 low = cc_support(&a, cc_v3_neg(n));
+        float low_h = cc_v3_dot(cc_v3_sub(low, rel0), n);
+        if (!(low_h <= threshold)) continue;
+        if (low_h >= 0.0f && own >= 0.0f && own <= threshold) return 1;
+        /* Crossing the plane with its lowest point over the face: the
+         * triangle pushes A out along its normal (a contact). */
+        cc_vec3 rel[3] = {rel0, cc_v3_sub(q[1], origin), cc_v3_sub(q[2], origin)};
+        if (low_h < 0.0f && cc_tri_over_face(rel, n, low, 0.0f)) return 1;
+        cc_manifold other;
+        if (cc_mesh_triangle_query(x, ta, ga, asks[i], q, &threshold, &other) != CC_TRI_NONE) return 1;
+    }
+    return 0;
+}
+
+/* The points of triangle t's manifold mf (feature code `feature`) that
+ * this triangle keeps, as a bitmask: a contact on an edge or vertex shared
+ * by several triangles is kept by one of them only, and so is each point
+ * of a face contact on a seam. `verdict` is cc_surface_keep_feature's,
+ * settled. */
+CC_HD unsigned cc_mesh_keep_mask(const cc_mesh_context* x, int verdict, int feature, const cc_vec3* t, cc_vec3 ref,
+                                 unsigned flags, const cc_manifold* mf)
 {
     const cc_model_view* m = x->m;
-    int sa = x->a.shape, sb = x->b.shape;
-    cc_vec3 t0, t1, t2;
-    cc_surface_triangle(m, sb, x->shape_pose[sb], x->item->element, &t0, &t1, &t2);
+    int sb = x->b.shape;
+    if (verdict == CC_SURFACE_DROP) return 0u;
+    if (feature != CC_TRI_FACE) return (1u << mf->count) - 1u;
+    /* Meshes carry their face owners; a heightfield's come from the grid
+     * around the triangle's corners. */
+    if (m->shape_geom[sb].type == CC_SHAPE_HEIGHTFIELD) {
+        cc_hfield_ref h = cc_hfield_ref_of(m, sb);
+        /* Needed only for points at a vertex; none there, none asks (and
+         * edges need only the coplanar flags). */
+        flags |= cc_triangle_points_near_vertices(mf, t[0], t[1], t[2], ref) ? cc_hfield_face_owners(&h, x->item->element)
+                                                                             : CC_TRI_FACE_OWNERS;
+    }
+    return cc_triangle_dedupe_mask(mf, t[0], t[1], t[2], ref, flags);
+}
+
+/* The kept points of a sphere's contact with triangle t. */
+CC_HD unsigned cc_mesh_sphere_keep(const cc_mesh_context* x, const cc_geom* ga, int feature, const cc_vec3* t,
+                                   const cc_manifold* mf)
+{
+    int sb = x->b.shape;
+    cc_vec3 ref = cc_triangle_reference(ga, CC_SHAPE_SPHERE);
+    unsigned flags = cc_surface_triangle_flags(x->m, sb, x->item->element);
+    int verdict = cc_surface_keep_feature(x->m, sb, x->shape_pose[sb], x->item->element, feature, t[0], t[1], t[2], ref, 1,
+                                          flags, 0, 0);
+    return cc_mesh_keep_mask(x, verdict, feature, t, ref, flags, mf);
+}
+
+/* The kept points of another convex shape's contact with triangle t: a
+ * shared feature owned by other triangles is kept when none of them
+ * reports A. */
+CC_HD unsigned cc_mesh_convex_keep(const cc_mesh_context* x, int ta, const cc_geom* ga, int feature, const cc_vec3* t,
+                                   const cc_manifold* mf)
+{
+    int sb = x->b.shape;
+    cc_vec3 ref = cc_triangle_reference(ga, ta);
+    unsigned flags = cc_surface_triangle_flags(x->m, sb, x->item->element);
+    int asks[CC_SURFACE_FAN_MAX], ask_count = 0;
+    int verdict = cc_surface_keep_feature(x->m, sb, x->shape_pose[sb], x->item->element, feature, t[0], t[1], t[2], ref, 0,
+                                          flags, asks, &ask_count);
+    if (verdict == CC_SURFACE_ASK_NEIGHBOUR) {
+        float own = 3.0e38f;
+        for (int k = 0; k < mf->count; ++k) own = cc_minf(own, mf->distance[k]);
+        verdict = cc_mesh_others_report(x, ta, ga, own, asks, ask_count) ? CC_SURFACE_DROP : CC_SURFACE_KEEP;
+    }
+    return cc_mesh_keep_mask(x, verdict, feature, t, ref, flags, mf);
+}
+
+/* Shape a (a primitive or hull) against one triangle of surface b. The
+ * fingerprint of point k of the triangle's manifold is triangle * 8 + k.
+ * `sphere` (ta is CC_SHAPE_SPHERE) is a constant of each caller, so that
+ * each route's kernel compiles its own ownership rules only. */
+CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta, int sphere)
+{
+    const cc_model_view* m = x->m;
+    int sa = x->a.shape;
     cc_geom ga;
     ga.xf = x->shape_pose[sa];
     ga.size = m->shape_geom[sa].size;
     ga.hull = ta == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(m, sa) : cc_hull_ref_none();
-    /* Touching within rounding of the coordinates counts: a shape resting
-     * on the surface at a gap of 0 computes its distance from a pose and
-     * vertices a few ulps off, which may land either side of 0. */
-    float coord = cc_maxf(cc_tri_abs_max(ga.xf.p), cc_maxf(cc_tri_abs_max(t0), cc_maxf(cc_tri_abs_max(t1), cc_tri_abs_max(t2))));
-    float threshold = cc_core_threshold(x->a, x->b) + CC_MESH_TOUCH_ROUNDING * coord;
+    cc_vec3 t[3];
+    float threshold;
     cc_manifold mf;
-    mf.count = 0;
-    float reach = cc_surface_reach(m, sb, x->item->element);
-    int feature = ta == CC_SHAPE_SPHERE ? cc_collide_sphere_triangle(&ga, t0, t1, t2, threshold, &mf)
-                                        : cc_collide_convex_triangle_within(&ga, ta, t0, t1, t2, threshold, reach, &mf);
+    int feature = cc_mesh_triangle_query(x, ta, &ga, x->item->element, t, &threshold, &mf);
     unsigned keep = (1u << mf.count) - 1u;
-    if (x->pass != CC_MESH_PASS_EMIT) {
-        /* A contact on an edge or vertex shared by several triangles is
-         * kept by one of them only, and so is each point of a face contact
-         * on a seam. */
-        cc_vec3 ref = cc_triangle_reference(&ga, ta);
-        unsigned flags = cc_surface_triangle_flags(m, sb, x->item->element);
-        if (!cc_surface_keep_feature(m, sb, x->shape_pose[sb], x->item->element, feature, t0, t1, t2, ref,
-                                     ta == CC_SHAPE_SPHERE, flags))
-            return;
-        if (feature == CC_TRI_FACE) {
-            /* Meshes carry their face owners; a heightfield's come from the
-             * grid around the triangle's corners. */
-            if (m->shape_geom[sb].type == CC_SHAPE_HEIGHTFIELD) {
-                cc_hfield_ref h = cc_hfield_ref_of(m, sb);
-                /* Needed only for points at a vertex; none there, none
-                 * asks (and edges need only the coplanar flags). */
-                flags |= cc_triangle_points_near_vertices(&mf, t0, t1, t2, ref) ? cc_hfield_face_owners(&h, x->item->element)
-                                                                                 : CC_TRI_FACE_OWNERS;
-            }
-            keep = cc_triangle_dedupe_mask(&mf, t0, t1, t2, ref, flags);
-        }
-    }
+    if (x->pass != CC_MESH_PASS_EMIT)
+        keep = sphere ? cc_mesh_sphere_keep(x, &ga, feature, t, &mf) : cc_mesh_convex_keep(x, ta, &ga, feature, t, &mf);
     for (int k = 0; k < mf.count; ++k)
         if (keep >> k & 1u)
             cc_mesh_contact_within(x, mf.point[k], mf.normal, mf.distance[k], mf.offset[k],
@@ -480,8 +610,8 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta)
 
 /* The two triangle families, each one function that its vote and emit
  * kernels share. */
-CC_HD_CALL void cc_mesh_sphere_triangle_item(const cc_mesh_context* x) { cc_mesh_triangle_contacts(x, CC_SHAPE_SPHERE); }
-CC_HD_CALL void cc_mesh_convex_triangle_item(const cc_mesh_context* x, int ta) { cc_mesh_triangle_contacts(x, ta); }
+CC_HD_CALL void cc_mesh_sphere_triangle_item(const cc_mesh_context* x) { cc_mesh_triangle_contacts(x, CC_SHAPE_SPHERE, 1); }
+CC_HD_CALL void cc_mesh_convex_triangle_item(const cc_mesh_context* x, int ta) { cc_mesh_triangle_contacts(x, ta, 0); }
 
 /* One past the last vertex of the item's chunk (of a mesh of n vertices). */
 CC_HD int cc_mesh_chunk_end(const cc_mesh_context* x, int n)

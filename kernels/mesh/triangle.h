@@ -628,7 +628,10 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
 {
     float scale = a->extent + prism->extent;
     float tol = 1.0e-6f * scale;
-    float lo = 0.0f, hi = -low_h + tol;
+    /* Above the plane by 2 tol, A is apart (or touches the face within
+     * GJK's tolerance, when its lowest point is over the triangle after
+     * all). */
+    float lo = 0.0f, hi = -low_h + 2.0f * tol;
     cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
     for (int step = 0; step < CC_TRI_DEPTH_STEPS && hi - lo > tol; ++step) {
         float mid = 0.5f * (lo + hi);
@@ -644,16 +647,26 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
         if (apart) hi = mid;
         else lo = mid;
     }
-    /* Just free: the closest points are the touching points. */
+    /* Just free: the closest points are the touching points. They are
+     * found 2 tol higher, where A is apart by more than GJK's tolerance
+     * (at hi itself it may be within it, which GJK calls touching). */
+    float free_lift = hi + 2.0f * tol;
     cc_gjk_result g;
-    cc_gjk(a, prism, cc_v3_scale(n, -hi), zero, 3.0e38f, 0.0f, tol, &g);
+    cc_gjk(a, prism, cc_v3_scale(n, -free_lift), zero, 3.0e38f, 0.0f, tol, &g);
     if (g.status != CC_GJK_SEPARATED) return 0;
+    /* The bisection's bounds can both stand above the touching lift where
+     * GJK could not prove a small gap. The gap at free_lift shrinks at the
+     * rate n . normal as A comes down: the touching lift, at most hi. */
+    float rate = fabsf(cc_v3_dot(n, g.normal));
+    float touching = rate > 0.5f ? cc_clampf(free_lift - g.distance / rate, 0.0f, hi) : hi;
+    /* Lifted by -low_h, A lies wholly above the plane: never deeper. */
+    touching = cc_minf(touching, -low_h);
     r->normal = cc_v3_neg(n);
-    r->distance = -hi;
+    r->distance = -touching;
     /* A's touching point on its surface (GJK's own is a blend of support
      * points, inside a curved shape); the prism's on its boundary. */
     r->point_a = cc_support(a, g.normal);
-    r->point_b = cc_v3_madd(g.point_b, n, hi);
+    r->point_b = cc_v3_madd(g.point_b, n, free_lift);
     r->feature_a.count = 1;
     r->feature_a.p[0] = r->point_a;
     r->feature_b.count = 1;

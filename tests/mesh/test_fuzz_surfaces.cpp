@@ -7,6 +7,7 @@
 // present level.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "tests/support/fuzz_surfaces.h"
@@ -40,6 +41,47 @@ TEST(FuzzSurfaces, EveryRouteMeetsTheChecks)
                 EXPECT_EQ(t.failures[c], 0) << name << " " << ccfuzz::check_name(c) << ": " << t.example[c];
             }
         }
+    }
+}
+
+// Shapes hanging over a convex edge of a mesh box, their centres beyond
+// the edge: the face's triangle finds the contact on the shared edge (or
+// vertex) and the edge's owner across it drops it, A reaching below its
+// plane. Each contact must be kept by one triangle: the pair gets its
+// contact at the box's signed distance.
+TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
+{
+    const char* cases[] = {
+        // A flat ellipsoid over the top edge of a 3 x 3 quad box: an edge contact along the top face's normal.
+        "[parallel] A: ellipsoid size (0.620001674 0.0949623734 0.066958189) margin 0.05587418 gap 0.0609568059 at "
+        "(-0.656172574 -1.81573963 1.36475801) q (0.906886876 -0.228679821 0.348869115 -0.0595990196); mesh box half "
+        "(0.139601022 0.232326493 0.280695289) quads 3 gap 0.0659861416 at (-1.10012758 -1.84993899 1.50101936) q "
+        "(0.906886876 -0.228679821 0.348869115 -0.0595990196)",
+        // A large ellipsoid beside a corner of a 12-triangle box, within its gap: a vertex contact.
+        "[parallel] A: ellipsoid size (1.15513682 0.911321342 3.46784616) margin 0 gap 0.210757092 at (-3.27867222 "
+        "-3.03284192 1.06237495) q (0.474744529 0.544481397 0.668938994 -0.175152063); mesh box half (0.105419368 "
+        "0.263854861 0.544470906) quads 1 gap 0 at (-1.56193531 -1.44366884 1.70167089) q (0.474744529 0.544481397 "
+        "0.668938994 -0.175152063)",
+    };
+    std::vector<ccfuzz::SurfacePair> pairs;
+    for (const char* c : cases) {
+        ccfuzz::SurfacePair p;
+        ASSERT_TRUE(ccfuzz::parse_surface_pair(c, &p)) << c;
+        pairs.push_back(p);
+    }
+    std::string error;
+    auto contacts = ccfuzz::collide_surface_pairs(pairs, cc_device_cpu(), &error);
+    ASSERT_TRUE(error.empty()) << error;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        ASSERT_FALSE(contacts[i].empty()) << cases[i];
+        for (const ccfuzz::Finding& f : ccfuzz::score_surface(pairs[i], contacts[i]))
+            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << cases[i];
+        // The deepest contact is the box's signed distance less both margins.
+        double deepest = 1e30;
+        for (const cc_contact& c : contacts[i]) deepest = std::min(deepest, (double)c.distance);
+        ccfuzz::Reference r = ccfuzz::surface_reference(pairs[i]);
+        double expected = r.distance - pairs[i].a.margin;
+        EXPECT_NEAR(deepest, expected, 1e-5 * ccfuzz::surface_extent(pairs[i])) << cases[i];
     }
 }
 

@@ -127,7 +127,8 @@ void check_vertex_owners(const Surface& s, cc_vec3 ref, int* checked)
 
         }
         if (facing == 0 || (tie && !over)) continue;
-        for (auto [t, k] : reporting) owners += cc_surface_fan_owner(&s.view, 0, s.pose, t, k, ref, 1);
+        for (auto [t, k] : reporting)
+            owners += cc_surface_fan_owner(&s.view, 0, s.pose, t, k, ref, 1, nullptr, nullptr) == CC_SURFACE_KEEP;
         ++*checked;
         if (over) {
             EXPECT_EQ(owners, 0) << "vertex " << f.first[0] << " " << f.first[1] << " " << f.first[2];
