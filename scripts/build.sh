@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds into build/ (or $CUCONTACT_BUILD_DIR). The CUDA
 # backend is built when nvcc is found, for the architectures of
-# CUCONTACT_CUDA_ARCHS in CMakeLists.txt (80;86;89;90), or those of
+# CUCONTACT_CUDA_ARCHS in CMakeLists.txt (80;90), or those of
 # $CUCONTACT_CUDA_ARCH (a list such as "90" or "80;90"). Ninja is used when
 # present (and make when it is not). In CI warnings are errors.
 set -euo pipefail
