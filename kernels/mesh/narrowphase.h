@@ -494,33 +494,43 @@ CC_HD_CALL int cc_mesh_triangle_query(const cc_mesh_context* x, int ta, const cc
     return cc_collide_convex_triangle_within(ga, ta, t[0], t[1], t[2], *threshold, reach, mf);
 }
 
-/* Whether any of triangles `asks` reports a contact with A, which has one
- * with this triangle at core distance `own` on the feature they share.
- * Most answers need no query: A farther from a triangle's plane than the
- * threshold gets nothing from it; A wholly in front of the plane, which
- * the prism's clipping cannot touch, gets the contact (the triangle holds
- * the shared feature, so its closest points are at most `own` away when A
- * is apart from this triangle too); A crossing the plane with its lowest
- * point over the face gets the face's contact. Only the rest is queried. */
+/* Whether triangle `id` reports a contact with A, when that can be told
+ * without its query (1 yes, 0 no, -1 ask the query). A has a contact with
+ * the asking triangle at core distance `own` on the feature the two
+ * share. A farther from the triangle's plane than the threshold gets
+ * nothing from it; A wholly in front of the plane, which the prism's
+ * clipping cannot touch, gets the contact (the triangle holds the shared
+ * feature, so its closest points are at most `own` away when A is apart
+ * from the asking triangle too); A crossing the plane with its lowest
+ * point over the face gets the face's contact. */
+CC_HD_CALL int cc_mesh_reports_plainly(const cc_mesh_context* x, int ta, const cc_geom* ga, int id, float own)
+{
+    cc_vec3 origin = cc_triangle_reference(ga, ta);
+    cc_vec3 q[3], rel[3], n;
+    float threshold = cc_mesh_triangle_of(x, ga, id, q);
+    for (int k = 0; k < 3; ++k) rel[k] = cc_v3_sub(q[k], origin);
+    if (!cc_triangle_normal(rel[0], rel[1], rel[2], &n)) return 0;
+    if (!(cc_v3_dot(rel[0], n) <= 0.0f)) return 0; /* culled: A's reference point behind it */
+    cc_convex a = cc_convex_of(ga, ta, origin);
+    cc_vec3 low = cc_support(&a, cc_v3_neg(n));
+    float low_h = cc_v3_dot(cc_v3_sub(low, rel[0]), n);
+    if (!(low_h <= threshold)) return 0;
+    if (low_h >= 0.0f && own >= 0.0f && own <= threshold) return 1;
+    if (low_h < 0.0f && cc_tri_over_face(rel, n, low, 0.0f)) return 1;
+    return -1;
+}
+
+/* Whether any of triangles `asks` reports a contact with A (see
+ * cc_mesh_reports_plainly); only the answers in doubt run the query. */
 CC_HD_CALL int cc_mesh_others_report(const cc_mesh_context* x, int ta, const cc_geom* ga, float own, const int* asks,
                                      int ask_count)
 {
-    cc_vec3 origin = cc_triangle_reference(ga, ta);
-    cc_convex a = cc_convex_of(ga, ta, origin);
     for (int i = 0; i < ask_count; ++i) {
-        cc_vec3 q[3], n;
-        float threshold = cc_mesh_triangle_of(x, ga, asks[i], q);
-        cc_vec3 rel0 = cc_v3_sub(q[0], origin);
-        if (!cc_triangle_normal(rel0, cc_v3_sub(q[1], origin), cc_v3_sub(q[2], origin), &n)) continue;
-        if (!(cc_v3_dot(rel0, n) <= 0.0f)) continue; /* culled: A's reference point behind it */
-        cc_vec3 low = cc_support(&a, cc_v3_neg(n));
-        float low_h = cc_v3_dot(cc_v3_sub(low, rel0), n);
-        if (!(low_h <= threshold)) continue;
-        if (low_h >= 0.0f && own >= 0.0f && own <= threshold) return 1;
-        /* Crossing the plane with its lowest point over the face: the
-         * triangle pushes A out along its normal (a contact). */
-        cc_vec3 rel[3] = {rel0, cc_v3_sub(q[1], origin), cc_v3_sub(q[2], origin)};
-        if (low_h < 0.0f && cc_tri_over_face(rel, n, low, 0.0f)) return 1;
+        int plain = cc_mesh_reports_plainly(x, ta, ga, asks[i], own);
+        if (plain > 0) return 1;
+        if (plain == 0) continue;
+        cc_vec3 q[3];
+        float threshold;
         cc_manifold other;
         if (cc_mesh_triangle_query(x, ta, ga, asks[i], q, &threshold, &other) != CC_TRI_NONE) return 1;
     }
