@@ -58,6 +58,9 @@
  * of the shapes' own face directions when it beats the optimum found;
  * deeper than CC_CONVEX_DEEP of the smaller extent, also from EPA's. */
 #define CC_CONVEX_ALTERNATIVES 0.05f
+/* Side normals of a cylinder or cone tried as starts, evenly round its
+ * axis (besides the one facing the other shape). */
+#define CC_CONVEX_RING_STARTS 16
 #define CC_CONVEX_DEEP 0.05f
 /* Two polytopes (boxes, hulls) overlapping deeper than this fraction of the
  * smaller extent run EPA too. */
@@ -1057,25 +1060,43 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             }
             r->iterations += x->hull.face_count;
         }
-        /* Round sides: the side normal facing the other shape's centre. */
+        /* Round sides: the side normal facing the other shape's centre,
+         * and a ring of them around the axis. Against a point every side
+         * normal is an equal optimum; the other shape's own extent breaks
+         * the tie, into as many local optima as it has sides (a small box
+         * deep inside a cone), which no single start reaches. */
         for (int k = 0; k < 2; ++k) {
             const cc_convex* x = k == 0 ? a : b;
             if (x->type != CC_SHAPE_CYLINDER && x->type != CC_SHAPE_CONE) continue;
             cc_vec3 towards = cc_frame_vector_in(&x->f, cc_v3_sub(cc_convex_center(k == 0 ? b : a), x->f.o));
             float rxy = sqrtf(towards.x * towards.x + towards.y * towards.y);
-            if (!(rxy > 0.0f)) continue;
-            cc_vec3 side = cc_v3(towards.x / rxy, towards.y / rxy, 0.0f);
+            /* The side normal's axial part and the scale of its radial part. */
+            float axial = 0.0f, radial = 1.0f;
             if (x->type == CC_SHAPE_CONE) {
                 float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
-                side = cc_v3(side.x * 2.0f * x->size.y / len, side.y * 2.0f * x->size.y / len, x->size.x / len);
+                axial = x->size.x / len;
+                radial = 2.0f * x->size.y / len;
             }
-            cc_vec3 d = cc_frame_vector_out(&x->f, side);
-            if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
-            float sd = cc_convex_separation_along(a, b, d);
-            if (sd > start_sep[k]) {
-                start_sep[k] = sd;
-                start[k] = d;
+            for (int j = 0; j <= CC_CONVEX_RING_STARTS; ++j) {
+                float cx, cy;
+                if (j == 0) {
+                    if (!(rxy > 0.0f)) continue;
+                    cx = towards.x / rxy;
+                    cy = towards.y / rxy;
+                } else {
+                    float angle = 6.28318531f * (float)(j - 1) / (float)CC_CONVEX_RING_STARTS;
+                    cx = cosf(angle);
+                    cy = sinf(angle);
+                }
+                cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3(cx * radial, cy * radial, axial));
+                if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
+                float sd = cc_convex_separation_along(a, b, d);
+                if (sd > start_sep[k]) {
+                    start_sep[k] = sd;
+                    start[k] = d;
+                }
             }
+            r->iterations += CC_CONVEX_RING_STARTS;
         }
         r->iterations += 14;
         float min_extent = cc_minf(a->extent, b->extent);
