@@ -929,6 +929,50 @@ CC_HD_CALL void cc_convex_result_along(const cc_convex* a, const cc_convex* b, c
 
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
+/* Starts on the round side of shape k of the pair (0: A, 1: B), when it
+ * is a cylinder or cone: the side normal facing the other shape's centre,
+ * and a ring of them around the axis. Against a point every side normal
+ * is an equal optimum; the other shape's own extent breaks the tie into as
+ * many local optima as it has sides (a small box deep inside a cone),
+ * which no single start reaches. Keeps the best in *start (outward for A,
+ * inward for B, as n runs A -> B) when it beats *start_sep; returns the
+ * directions tried. Out of line: the kernels that run the query keep their
+ * registers for it. */
+CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, int k, cc_vec3* start, float* start_sep)
+{
+    const cc_convex* x = k == 0 ? a : b;
+    if (x->type != CC_SHAPE_CYLINDER && x->type != CC_SHAPE_CONE) return 0;
+    cc_vec3 towards = cc_frame_vector_in(&x->f, cc_v3_sub(cc_convex_center(k == 0 ? b : a), x->f.o));
+    float rxy = sqrtf(towards.x * towards.x + towards.y * towards.y);
+    /* The side normal's axial part and the scale of its radial part. */
+    float axial = 0.0f, radial = 1.0f;
+    if (x->type == CC_SHAPE_CONE) {
+        float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
+        axial = x->size.x / len;
+        radial = 2.0f * x->size.y / len;
+    }
+    for (int j = 0; j <= CC_CONVEX_RING_STARTS; ++j) {
+        float cx, cy;
+        if (j == 0) {
+            if (!(rxy > 0.0f)) continue;
+            cx = towards.x / rxy;
+            cy = towards.y / rxy;
+        } else {
+            float angle = 6.28318531f * (float)(j - 1) / (float)CC_CONVEX_RING_STARTS;
+            cx = cosf(angle);
+            cy = sinf(angle);
+        }
+        cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3(cx * radial, cy * radial, axial));
+        if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
+        float sd = cc_convex_separation_along(a, b, d);
+        if (sd > *start_sep) {
+            *start_sep = sd;
+            *start = d;
+        }
+    }
+    return CC_CONVEX_RING_STARTS + 1;
+}
+
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
 {
     float scale = a->extent + b->extent;
@@ -1060,44 +1104,8 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             }
             r->iterations += x->hull.face_count;
         }
-        /* Round sides: the side normal facing the other shape's centre,
-         * and a ring of them around the axis. Against a point every side
-         * normal is an equal optimum; the other shape's own extent breaks
-         * the tie, into as many local optima as it has sides (a small box
-         * deep inside a cone), which no single start reaches. */
-        for (int k = 0; k < 2; ++k) {
-            const cc_convex* x = k == 0 ? a : b;
-            if (x->type != CC_SHAPE_CYLINDER && x->type != CC_SHAPE_CONE) continue;
-            cc_vec3 towards = cc_frame_vector_in(&x->f, cc_v3_sub(cc_convex_center(k == 0 ? b : a), x->f.o));
-            float rxy = sqrtf(towards.x * towards.x + towards.y * towards.y);
-            /* The side normal's axial part and the scale of its radial part. */
-            float axial = 0.0f, radial = 1.0f;
-            if (x->type == CC_SHAPE_CONE) {
-                float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
-                axial = x->size.x / len;
-                radial = 2.0f * x->size.y / len;
-            }
-            for (int j = 0; j <= CC_CONVEX_RING_STARTS; ++j) {
-                float cx, cy;
-                if (j == 0) {
-                    if (!(rxy > 0.0f)) continue;
-                    cx = towards.x / rxy;
-                    cy = towards.y / rxy;
-                } else {
-                    float angle = 6.28318531f * (float)(j - 1) / (float)CC_CONVEX_RING_STARTS;
-                    cx = cosf(angle);
-                    cy = sinf(angle);
-                }
-                cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3(cx * radial, cy * radial, axial));
-                if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
-                float sd = cc_convex_separation_along(a, b, d);
-                if (sd > start_sep[k]) {
-                    start_sep[k] = sd;
-                    start[k] = d;
-                }
-            }
-            r->iterations += CC_CONVEX_RING_STARTS;
-        }
+        /* Round sides: the side normals of a cylinder or cone. */
+        for (int k = 0; k < 2; ++k) r->iterations += cc_convex_round_starts(a, b, k, &start[k], &start_sep[k]);
         r->iterations += 14;
         float min_extent = cc_minf(a->extent, b->extent);
         int deep = sep < -CC_CONVEX_DEEP * min_extent;
