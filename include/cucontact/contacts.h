@@ -24,7 +24,8 @@ typedef struct cc_contacts cc_contacts;
 ///   cc_contacts_download derives them.
 /// - distance[i] = dot(normal, world(point1) - world(point0)) - thickness0 -
 ///   thickness1: the contact-space distance d = s - (m0 + m1), negative when
-///   the margin-shifted surfaces overlap. A contact exists when d <= gap0 + gap1.
+///   the margin-shifted surfaces overlap. A contact exists when d < gap0 + gap1
+///   (strictly: with no gap, surfaces that exactly touch make none, as in MuJoCo).
 /// Each slot costs 56 bytes of device memory.
 typedef struct cc_contacts_view {
     int* count;        ///< (1) number of valid contacts

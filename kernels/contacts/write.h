@@ -1,10 +1,11 @@
 /* Turns a core manifold into contact rows: subtracts effective radii and
- * margins, admits points with d <= gap_a + gap_b, reserves rows with one
+ * margins, admits points with d < gap_a + gap_b, reserves rows with one
  * atomic per pair, and writes body-frame points.
  *
  * With thickness t = effective radius + margin, a point at core distance c
  * has contact-space distance d = c - t_a - t_b (= s - m_a - m_b, s being the
- * true surface distance). Rows past the capacity are never written; the
+ * true surface distance). The bound is strict, as MuJoCo's: with no gap,
+ * surfaces that exactly touch (d = 0) make no contact. Rows past the capacity are never written; the
  * counter still counts them so the host can report the capacity needed. */
 #ifndef CC_KERNELS_CONTACTS_WRITE_H
 #define CC_KERNELS_CONTACTS_WRITE_H
@@ -58,12 +59,12 @@ CC_HD void cc_write_manifold(const cc_manifold* mf, cc_contact_side a, cc_contac
     cc_contacts_view out = sink.rows;
     float gap = a.gap + b.gap, thick = a.thickness + b.thickness;
     int admitted = 0;
-    for (int k = 0; k < mf->count; ++k) admitted += (mf->distance[k] - thick <= gap);
+    for (int k = 0; k < mf->count; ++k) admitted += (mf->distance[k] - thick < gap);
     if (admitted == 0) return;
     int row = cc_atomic_add_i32(sink.counter, admitted);
     for (int k = 0; k < mf->count && row < out.capacity; ++k) {
         float d = mf->distance[k] - thick;
-        if (!(d <= gap)) continue;
+        if (!(d < gap)) continue;
         out.shape0[row] = a.shape;
         out.shape1[row] = b.shape;
         out.point0[row] = cc_to_body_frame(body_pose, a.body, cc_manifold_point_a(mf, k));

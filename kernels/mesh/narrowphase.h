@@ -54,7 +54,7 @@ CC_HD int cc_mesh_kind_family(int kind)
 
 /* Writes one contact row with an explicit sub-key (mesh contacts number
  * their rows by triangle, vertex or reduction slot, not by manifold index).
- * The caller has admitted it (d <= gap). */
+ * The caller has admitted it (d < gap). */
 CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, cc_vec3 normal, float core_distance,
                           cc_vec3 offset, unsigned sub_key, const cc_transform* body_pose, cc_contact_sink sink)
 {
@@ -101,7 +101,7 @@ CC_HD void cc_mesh_contact_within(const cc_mesh_context* x, cc_vec3 point, cc_ve
             cc_write_point(x->a, x->b, point, normal, dist, offset, x->emit_slot, x->body_pose, x->sink);
         return;
     }
-    if (!(dist <= threshold)) return;
+    if (!(dist < threshold)) return; /* strict, as cc_write_manifold */
     if (x->item->block < 0) {
         cc_write_point(x->a, x->b, point, normal, dist, offset, fingerprint, x->body_pose, x->sink);
         return;
