@@ -283,16 +283,23 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
     cc_aabb q = cc_aabb_in_frame(box, shape_pose[s], cc_v3(1.0f, 1.0f, 1.0f), pad);
     int r0, r1, c0, c1;
     if (!cc_hfield_cell_range(&h, q.lower, q.upper, &r0, &r1, &c0, &c1)) return;
+    /* The triangle over A's reference point, when that point is under the
+     * surface, carries the contact that pushes A out
+     * (cc_hfield_buried_contact), however far the surface is. */
+    cc_vec3 ref = reach.centre; /* cc_triangle_reference, in the heightfield's frame */
+    int column = cc_hfield_column_triangle(&h, ref);
     for (int r = r0; r <= r1; ++r)
         for (int col = c0; col <= c1; ++col) {
             float lo, hi;
             cc_hfield_cell_height_range(&h, r, col, &lo, &hi);
-            if (lo > q.upper.z || hi < q.lower.z) continue;
             int cell = r * (h.cols - 1) + col;
+            int holds_column = column >> 1 == cell && ref.z < hi;
+            if ((lo > q.upper.z || hi < q.lower.z) && !holds_column) continue;
             for (int k = 0; k < 2; ++k) {
                 cc_vec3 t0, t1, t2;
                 cc_hfield_triangle(&h, 2 * cell + k, &t0, &t1, &t2);
-                if (!cc_reach_misses(&reach, t0, t1, t2)) cc_mesh_emitter_add(&e, mv, c, 2 * cell + k);
+                int near = !(lo > q.upper.z) && !cc_reach_misses(&reach, t0, t1, t2);
+                if (near || (holds_column && 2 * cell + k == column)) cc_mesh_emitter_add(&e, mv, c, 2 * cell + k);
             }
         }
     cc_mesh_emitter_finish(&e, mv, c);

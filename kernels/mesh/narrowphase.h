@@ -593,6 +593,48 @@ CC_HD unsigned cc_mesh_convex_keep(const cc_mesh_context* x, int ta, const cc_ge
     return cc_mesh_keep_mask(x, verdict, feature, t, ref, flags, mf);
 }
 
+/* A shape whose reference point lies under heightfield triangle `id`, in
+ * the grid column the triangle covers, is inside the ground: the query
+ * culls the triangle (the point is behind it), which would leave a shape
+ * that sank below the surface with no contact at all. The triangle over
+ * the point pushes A out instead, along its front normal: A's deepest core
+ * point against the triangle's plane (a capsule's two ends). Exactly one
+ * triangle of the grid holds the column, so the contact needs no
+ * ownership. Returns CC_TRI_FACE | CC_TRI_OVER with mf filled, or
+ * CC_TRI_NONE. */
+CC_HD_CALL int cc_hfield_buried_contact(const cc_mesh_context* x, int ta, const cc_geom* ga, int id, const cc_vec3* t,
+                                        float threshold, cc_manifold* mf)
+{
+    const cc_model_view* m = x->m;
+    int sb = x->b.shape;
+    mf->count = 0;
+    if (m->shape_geom[sb].type != CC_SHAPE_HEIGHTFIELD) return CC_TRI_NONE;
+    cc_hfield_ref h = cc_hfield_ref_of(m, sb);
+    cc_vec3 ref = cc_triangle_reference(ga, ta);
+    if (cc_hfield_column_triangle(&h, cc_tf_point_inv(x->shape_pose[sb], ref)) != id) return CC_TRI_NONE;
+    cc_vec3 rel[3], n;
+    for (int k = 0; k < 3; ++k) rel[k] = cc_v3_sub(t[k], ref);
+    if (!cc_triangle_normal(rel[0], rel[1], rel[2], &n)) return CC_TRI_NONE;
+    if (!(cc_v3_dot(rel[0], n) > 0.0f)) return CC_TRI_NONE; /* in front: the query's own case */
+    mf->normal = cc_v3_neg(n);
+    cc_vec3 low[2];
+    int count = 1;
+    if (ta == CC_SHAPE_CAPSULE) {
+        cc_vec3 half = cc_v3_scale(cc_tf_vector(ga->xf, cc_v3(0.0f, 0.0f, 1.0f)), ga->size.y);
+        low[0] = cc_v3_add(cc_v3_sub(ga->xf.p, ref), half);
+        low[1] = cc_v3_sub(cc_v3_sub(ga->xf.p, ref), half);
+        count = 2;
+    } else {
+        cc_convex a = cc_convex_of(ga, ta, ref);
+        low[0] = cc_support(&a, mf->normal);
+    }
+    for (int k = 0; k < count; ++k) {
+        float depth = cc_v3_dot(cc_v3_sub(low[k], rel[0]), n); /* < 0: under the plane */
+        cc_manifold_add(mf, cc_v3_add(ref, cc_v3_madd(low[k], n, -0.5f * depth)), depth, threshold);
+    }
+    return mf->count ? (CC_TRI_FACE | CC_TRI_OVER) : CC_TRI_NONE;
+}
+
 /* Shape a (a primitive or hull) against one triangle of surface b. The
  * fingerprint of point k of the triangle's manifold is triangle * 8 + k.
  * `sphere` (ta is CC_SHAPE_SPHERE) is a constant of each caller, so that
@@ -609,8 +651,10 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta, int spher
     float threshold;
     cc_manifold mf;
     int feature = cc_mesh_triangle_query(x, ta, &ga, x->item->element, t, &threshold, &mf);
+    int buried = feature == CC_TRI_NONE &&
+                 cc_hfield_buried_contact(x, ta, &ga, x->item->element, t, threshold, &mf) != CC_TRI_NONE;
     unsigned keep = (1u << mf.count) - 1u;
-    if (x->pass != CC_MESH_PASS_EMIT)
+    if (x->pass != CC_MESH_PASS_EMIT && !buried)
         keep = sphere ? cc_mesh_sphere_keep(x, &ga, feature, t, &mf) : cc_mesh_convex_keep(x, ta, &ga, feature, t, &mf);
     for (int k = 0; k < mf.count; ++k)
         if (keep >> k & 1u)

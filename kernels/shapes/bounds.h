@@ -148,7 +148,9 @@ CC_HD cc_aabb cc_local_box_aabb(cc_vec3 lo, cc_vec3 hi, cc_transform xf, float e
 }
 
 /* Meshes: the mesh's local bounds scaled per axis. Heightfields: the grid's
- * x/y extent and the samples' range times the vertical scale. */
+ * x/y extent and the samples' range times the vertical scale, reaching
+ * down by the footprint's diagonal, since the ground under the surface is
+ * solid (cc_surface_reach): a shape sunk below it still meets it. */
 CC_HD cc_aabb cc_pooled_shape_aabb(const cc_model_view* m, int type, int source, cc_vec3 size,
                                    cc_transform xf, float expand)
 {
@@ -159,7 +161,7 @@ CC_HD cc_aabb cc_pooled_shape_aabb(const cc_model_view* m, int type, int source,
         hi = cc_v3_mul(d->upper, size);
     } else {
         const cc_hfield_desc* d = &m->hfields[source];
-        lo = cc_v3(-size.x, -size.y, d->min_height * size.z);
+        lo = cc_v3(-size.x, -size.y, d->min_height * size.z - 2.0f * sqrtf(size.x * size.x + size.y * size.y));
         hi = cc_v3(size.x, size.y, d->max_height * size.z);
     }
     return cc_local_box_aabb(lo, hi, xf, expand);

@@ -50,6 +50,21 @@ CC_HD int cc_hfield_cell_range(const cc_hfield_ref* h, cc_vec3 lo, cc_vec3 hi, i
     return *c0 <= *c1 && *r0 <= *r1;
 }
 
+/* The triangle whose footprint holds the shape-frame point p (x, y): the
+ * cell's lower-right triangle (k = 0, from (r, c) to (r, c + 1) and
+ * (r + 1, c + 1)) where the point is at or right of the diagonal, else
+ * k = 1. Every point of the footprint has exactly one; -1 outside it. */
+CC_HD int cc_hfield_column_triangle(const cc_hfield_ref* h, cc_vec3 p)
+{
+    float fx = (p.x + h->size.x) * (float)(h->cols - 1) / (2.0f * h->size.x);
+    float fy = (p.y + h->size.y) * (float)(h->rows - 1) / (2.0f * h->size.y);
+    /* Also rejects NaN. */
+    if (!(fx >= 0.0f && fy >= 0.0f && fx <= (float)(h->cols - 1) && fy <= (float)(h->rows - 1))) return -1;
+    int c = (int)fx < h->cols - 2 ? (int)fx : h->cols - 2, r = (int)fy < h->rows - 2 ? (int)fy : h->rows - 2;
+    int k = fx - (float)c >= fy - (float)r ? 0 : 1;
+    return 2 * (r * (h->cols - 1) + c) + k;
+}
+
 /* Lowest and highest surface point of cell (r, c) [m, shape frame z]. */
 CC_HD void cc_hfield_cell_height_range(const cc_hfield_ref* h, int r, int c, float* lo, float* hi)
 {

@@ -178,6 +178,47 @@ TEST_P(MeshContacts, TessellatedSphereConvergesToTheSphere)
     EXPECT_LT(prev, 1e-3f);
 }
 
+TEST_P(MeshContacts, ShapesWhoseCentreIsUnderAHeightfieldArePushedOut)
+{
+    // The ground under a heightfield is solid: a probe whose centre has sunk
+    // below the surface (5 mm, 34 mm, 0.3 m) gets the contact the infinite
+    // plane gives it (its deepest point, normal straight down), not nothing.
+    std::vector<float> flat(9 * 9, 0.0f);
+    for (int p = 0; p < kProbeCount; ++p)
+        for (float sunk : {0.005f, 0.034f, 0.3f}) {
+            auto placed = [p, sunk](cc_builder* b) {
+                add_probe(b, (Probe)p, {0.13f, -0.27f, -sunk}, axis_angle({0.3f, 1.0f, 0.2f}, 0.5f));
+            };
+            std::vector<cc_contact> ref = on_surface(device(), nullptr, nullptr, 0, 0, {}, placed);
+            std::vector<cc_contact> got = on_surface(device(), nullptr, &flat, 9, 9, {2.0f, 2.0f, 1.0f}, placed);
+            ASSERT_FALSE(ref.empty());
+            ASSERT_FALSE(got.empty()) << "probe " << p << " sunk " << sunk;
+            EXPECT_NEAR(min_distance(got), min_distance(ref), 1e-5f) << "probe " << p << " sunk " << sunk;
+            for (const auto& c : got) EXPECT_NEAR(c.normal.z, -1.0f, 1e-5f) << "probe " << p;
+        }
+    // On a ramp z = 0.5 y the push is along the ramp's normal: a sphere of
+    // radius 0.05 whose centre is 1 cm under it (measured vertically) is
+    // 0.01 / sqrt(1.25) + 0.05 deep.
+    std::vector<float> ramp(5 * 5);
+    for (int r = 0; r < 5; ++r)
+        for (int c = 0; c < 5; ++c) ramp[r * 5 + c] = 0.5f * (-1.0f + 0.5f * (float)r);
+    auto ball = [](cc_builder* b) {
+        int body = add_body(b, {0.3f, 0.2f, 0.5f * 0.2f - 0.01f});
+        EXPECT_EQ(cc_builder_add_sphere(b, body, 0.05f, nullptr, nullptr), CC_OK);
+    };
+    std::vector<cc_contact> got = on_surface(device(), nullptr, &ramp, 5, 5, {1.0f, 1.0f, 1.0f}, ball);
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_NEAR(got[0].distance, -(0.01f / std::sqrt(1.25f) + 0.05f), 1e-5f);
+    EXPECT_NEAR(got[0].normal.y, 0.5f / std::sqrt(1.25f), 1e-5f);
+    EXPECT_NEAR(got[0].normal.z, -1.0f / std::sqrt(1.25f), 1e-5f);
+    // Beyond the footprint there is no ground.
+    auto outside = [](cc_builder* b) {
+        int body = add_body(b, {1.02f, 0.0f, -0.01f});
+        EXPECT_EQ(cc_builder_add_sphere(b, body, 0.01f, nullptr, nullptr), CC_OK);
+    };
+    EXPECT_TRUE(on_surface(device(), nullptr, &flat, 9, 9, {1.0f, 1.0f, 1.0f}, outside, 1, 0.0f).empty());
+}
+
 TEST_P(MeshContacts, FlatHeightfieldBehavesAsAPlane)
 {
     std::vector<float> flat(9 * 9, 0.0f);

@@ -194,7 +194,9 @@ TEST(MeshStorage, BoundsOfMeshesAndHeightfields)
     cc_aabb h = cc_pooled_shape_aabb(&m, CC_SHAPE_HEIGHTFIELD, 0, {4, 3, 2}, id, 0.0f);
     EXPECT_NEAR(h.lower.x, -4, 1e-6f);
     EXPECT_NEAR(h.upper.y, 3, 1e-6f);
-    EXPECT_NEAR(h.lower.z, 1.5f, 1e-6f); // 1 + 0.25 * 2
+    // 1 + 0.25 * 2 at the lowest sample, and the solid ground under it down
+    // by the footprint's diagonal, 2 * |(4, 3)|.
+    EXPECT_NEAR(h.lower.z, 1.5f - 10.0f, 1e-5f);
     EXPECT_NEAR(h.upper.z, 2.5f, 1e-6f);
 }
 
