@@ -78,13 +78,22 @@ void cc_set_log_callback(cc_log_fn fn, void* user)
     log_user = user;
 }
 
+static _Thread_local char log_context[512];
+
+void cc_log_set_context(const char* context)
+{
+    snprintf(log_context, sizeof log_context, "%s", context ? context : "");
+}
+
 void cc_log(cc_log_level level, const char* format, ...)
 {
     if (!log_fn) return;
-    char message[512];
+    char message[768];
+    size_t n = 0;
+    if (log_context[0]) n = (size_t)snprintf(message, sizeof message, "%s: ", log_context);
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
+    vsnprintf(message + n, sizeof message - n, format, args);
     va_end(args);
     log_fn(level, message, log_user);
 }

@@ -20,6 +20,10 @@ cc_status cc_fail(cc_status status, const char* format, ...)
 /* Clears the last error and returns CC_OK. */
 cc_status cc_ok(void);
 
+/* Text put before every cc_log message of this thread until cleared
+ * (NULL), so that a loader can say which of its elements a builder message
+ * is about. */
+void cc_log_set_context(const char* context);
 /* Sends a message to the user's log callback, if any. */
 void cc_log(cc_log_level level, const char* format, ...)
 #if defined(__GNUC__)

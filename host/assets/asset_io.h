@@ -1,5 +1,5 @@
 /* Readers for the asset files an MJCF scene names: STL meshes (binary and
- * ASCII, read here), OBJ meshes (tinyobjloader, in host/assets/obj_loader.cpp) and PNG
+ * ASCII, read here), MSH meshes, OBJ meshes (tinyobjloader, in host/assets/obj_loader.cpp) and PNG
  * heightfields (libpng). Failures return CC_ERR_IO for a file that cannot be
  * read and CC_ERR_PARSE for one that is malformed, with a message naming
  * the file (and `from`, the scene's "file:line" that asked for it). */
@@ -28,6 +28,10 @@ cc_status cc_load_stl(const char* path, const char* from, cc_tri_mesh* out);
 
 /* Wavefront OBJ through tinyobjloader; polygons are triangulated. */
 cc_status cc_load_obj(const char* path, const char* from, cc_tri_mesh* out);
+
+/* MuJoCo's legacy binary MSH (host/assets/msh_loader.c): counts, vertices,
+ * normals, texture coordinates, faces; the size must match the counts. */
+cc_status cc_load_msh(const char* path, const char* from, cc_tri_mesh* out);
 
 /* A PNG converted to 8-bit grey, row-major from the image's top row. */
 cc_status cc_load_png_gray(const char* path, const char* from, int* width, int* height,

@@ -25,8 +25,10 @@ cc_mjcf_options cc_default_mjcf_options(void)
     o.worlds = 1;
     o.static_geoms_global = 1;
     o.asset_dir = NULL;
-    o.mesh_mode = CC_MJCF_MESH_AS_MESH;
-    o.hull_max_vertices = 64;
+    o.mesh_mode = CC_MJCF_MESH_AS_CONVEX_HULL;
+    o.hull_max_vertices = 0;
+    o.margin_semantics = CC_MJCF_MARGIN_MUJOCO4;
+    o.report_every_note = 0;
     o.finite_planes = 0;
     o.cookie = CC_DEF_COOKIE;
     return o;
@@ -64,7 +66,7 @@ static cc_status read_compiler(mj_loader* L, cc_xml_node* n)
 /* ---- includes and the top level ------------------------------------------------------------------ */
 
 /* Replaces every <include> under `top` by the children of the file's
- * <mujoco>, themselves expanded first (depth counts the files between).
+ * <mujoco> or <mujocoinclude> root, themselves expanded first (depth counts the files between).
  * The elements are walked with a heap stack, so that nesting depth costs no
  * call stack; only the include levels (at most MAX_INCLUDE_DEPTH) recurse.
  * The number of files and bytes read are bounded over the whole scene, so
@@ -122,8 +124,9 @@ static cc_status expand_includes(mj_loader* L, cc_xml_node* top, int depth)
             s = cc_xml_parse(&L->arena, text, size, path, &root);
             cc_host_free(text);
             if (s != CC_OK) break;
-            if (strcmp(root->name, "mujoco")) {
-                s = mjcf_fail_at(CC_ERR_PARSE, root->file, root->line, "the root element of an included file is <%s>; it must be <mujoco>", root->name);
+            if (strcmp(root->name, "mujoco") && strcmp(root->name, "mujocoinclude")) {
+                s = mjcf_fail_at(CC_ERR_PARSE, root->file, root->line, "the root element of an included file is <%s>; it must be <mujoco> or <mujocoinclude>",
+                                 root->name);
                 break;
             }
             if ((s = expand_includes(L, root, depth + 1)) != CC_OK) break;
@@ -188,7 +191,8 @@ static cc_status load_tree(mj_loader* L, cc_xml_node* root)
     for (cc_xml_node* n = root->first_child; n && s == CC_OK; n = n->next) {
         if (!strcmp(n->name, "contact")) s = mjcf_read_contact(L, n);
         else if (!strcmp(n->name, "compiler") || !strcmp(n->name, "default") || !strcmp(n->name, "asset") || !strcmp(n->name, "worldbody")) continue;
-        else mjcf_report_element(L, n, mjcf_in_list(n->name, ignored_sections) ? "not used for collisions" : "not supported by cuContact");
+        else if (mjcf_in_list(n->name, ignored_sections)) mjcf_report_element(L, n, "not used for collisions", CC_LOG_INFO);
+        else mjcf_report_element(L, n, "not supported by cuContact", CC_LOG_WARNING);
     }
     return s;
 }
@@ -209,7 +213,7 @@ static void loader_free(mj_loader* L)
     cc_host_free(L->body_nodes);
     cc_host_free(L->body_slots);
     cc_host_free(L->late_filters);
-    cc_host_free(L->reported);
+    cc_host_free(L->notes);
     cc_builder_destroy(L->templ);
     cc_xml_arena_free(&L->arena);
 }
@@ -223,8 +227,10 @@ static cc_status load(cc_builder* b, const char* text, size_t size, const char* 
     if (o.worlds < 1) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_load_mjcf: worlds is %d; give at least 1", o.worlds);
     if ((int)o.mesh_mode < CC_MJCF_MESH_AS_MESH || o.mesh_mode > CC_MJCF_MESH_AS_CONVEX_HULL)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_load_mjcf: mesh_mode %d is not a cc_mjcf_mesh_mode value", (int)o.mesh_mode);
-    if (o.hull_max_vertices < 4 || o.hull_max_vertices > 4096)
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_load_mjcf: hull_max_vertices %d is outside 4..4096", o.hull_max_vertices);
+    if (o.hull_max_vertices != 0 && (o.hull_max_vertices < 4 || o.hull_max_vertices > 4096))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_load_mjcf: hull_max_vertices %d is outside 4..4096; give 0 for the whole hull", o.hull_max_vertices);
+    if ((int)o.margin_semantics < CC_MJCF_MARGIN_MUJOCO4 || o.margin_semantics > CC_MJCF_MARGIN_MUJOCO3)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_load_mjcf: margin_semantics %d is not a cc_mjcf_margin_semantics value", (int)o.margin_semantics);
     if (b->open_world >= 0)
         return cc_fail(CC_ERR_INVALID_STATE, "cc_builder_load_mjcf: world %d is open; call cc_builder_end_world first", b->open_world);
 
@@ -244,6 +250,7 @@ static cc_status load(cc_builder* b, const char* text, size_t size, const char* 
     L.text_bytes = (long long)size;
     s = cc_xml_parse(&L.arena, text, size, file, &root);
     if (s == CC_OK) s = load_tree(&L, root);
+    if (s == CC_OK) mjcf_flush_notes(&L);
     int shape0 = b->shape_count;
     if (s == CC_OK) s = cc_builder_replicate(b, L.templ, o.worlds, NULL);
     for (int i = 0; s == CC_OK && i < L.late_count; i += 2)

@@ -1,5 +1,5 @@
 /* MJCF assets: paths (meshdir, assetdir, the options' asset_dir), <mesh>
- * from STL, OBJ or inline vertices and faces, <hfield> from a PNG or inline
+ * from STL, OBJ, MSH or inline vertices and faces, <hfield> from a PNG or inline
  * elevations, and the builder entries a geom adds on first use. */
 #include <ctype.h>
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "host/assets/mjcf_internal.h"
+#include "host/geometry/hull_build.h"
 
 static const char* const hfield_attrs[] = {"name", "file", "nrow", "ncol", "elevation", "size", NULL};
 
@@ -75,10 +76,19 @@ static cc_status read_mesh_asset(mj_loader* L, cc_xml_node* n)
     if ((s = mjcf_read_vector(n, c, "mesh", "scale", scale, 3, &found)) != CC_OK) return s;
     if (scale[0] == 0.0 || scale[1] == 0.0 || scale[2] == 0.0)
         return mjcf_fail_at(CC_ERR_INVALID_SIZE, n->file, n->line, "<mesh name=\"%s\">: a zero scale flattens the mesh", name);
+    long long max_hull = -1; /* MuJoCo's default: the whole hull */
+    mj_attr hull_attr;
+    if (mjcf_get_attr(n, c, "mesh", "maxhullvert", &hull_attr)) {
+        if ((s = mjcf_parse_int(&hull_attr, -1, INT32_MAX, &max_hull)) != CC_OK) return s;
+        if (max_hull != -1 && max_hull < 4)
+            return mjcf_fail_at(CC_ERR_PARSE, hull_attr.file, hull_attr.line, "<mesh name=\"%s\" maxhullvert=\"%s\">: give -1 (no limit) or at least 4",
+                                name, hull_attr.value);
+    }
     mjcf_report_unknown_attrs(L, n, "mesh", mjcf_mesh_attrs);
 
     mj_mesh_asset a;
     memset(&a, 0, sizeof a);
+    a.max_hull_vertices = (int)max_hull;
     a.name = name;
     a.file = n->file;
     a.line = n->line;
@@ -90,7 +100,8 @@ static cc_status read_mesh_asset(mj_loader* L, cc_xml_node* n)
         if (!path) return mjcf_out_of_memory();
         if (ends_with_ci(path, ".stl")) s = cc_load_stl(path, from, &a.mesh);
         else if (ends_with_ci(path, ".obj")) s = cc_load_obj(path, from, &a.mesh);
-        else return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<mesh file=\"%.200s\">: unsupported mesh format; use STL or OBJ", file.value);
+        else if (ends_with_ci(path, ".msh")) s = cc_load_msh(path, from, &a.mesh);
+        else return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<mesh file=\"%.200s\">: unsupported mesh format; use STL, OBJ or MSH", file.value);
         if (s != CC_OK) return s;
     } else {
         float* v = NULL;
@@ -211,11 +222,22 @@ static cc_status read_hfield_asset(mj_loader* L, cc_xml_node* n)
         h.cols = (int)cols;
         if (mjcf_get_attr(n, NULL, "hfield", "elevation", &a)) {
             int count = 0;
-            if ((s = mjcf_parse_float_list(&a, &h.samples, &count)) != CC_OK) return s;
+            float* given = NULL;
+            if ((s = mjcf_parse_float_list(&a, &given, &count)) != CC_OK) return s;
             if ((long long)count != rows * cols) {
-                cc_host_free(h.samples);
+                cc_host_free(given);
                 return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<hfield name=\"%s\">: elevation holds %d values; nrow x ncol is %lld", name, count, rows * cols);
             }
+            h.samples = (float*)cc_host_alloc(sizeof(float) * (size_t)count);
+            if (!h.samples) {
+                cc_host_free(given);
+                return mjcf_out_of_memory();
+            }
+            /* MuJoCo reads the first row given as the far (+y) edge, as
+             * with an image's top row; sample row 0 is the -y edge. */
+            for (int r = 0; r < h.rows; ++r)
+                memcpy(h.samples + (size_t)r * h.cols, given + (size_t)(h.rows - 1 - r) * h.cols, sizeof(float) * (size_t)h.cols);
+            cc_host_free(given);
         } else {
             h.samples = (float*)cc_host_calloc((size_t)h.rows * (size_t)h.cols, sizeof(float));
             if (!h.samples) return mjcf_out_of_memory();
@@ -243,7 +265,7 @@ cc_status mjcf_read_assets(mj_loader* L, cc_xml_node* n)
         cc_status s = CC_OK;
         if (!strcmp(ch->name, "mesh")) s = read_mesh_asset(L, ch);
         else if (!strcmp(ch->name, "hfield")) s = read_hfield_asset(L, ch);
-        else mjcf_report_element(L, ch, "not used by cuContact (only mesh and hfield assets are)");
+        else mjcf_report_element(L, ch, "not used for collisions (only mesh and hfield assets are)", CC_LOG_INFO);
         if (s != CC_OK) return s;
     }
     return CC_OK;
@@ -254,10 +276,17 @@ cc_status mjcf_mesh_in(mj_loader* L, mj_mesh_asset* m, int where, int as_hull, c
 {
     cc_builder* b = where == IN_TEMPLATE ? L->templ : L->target;
     cc_status s = CC_OK;
+    /* Builder notes about the mesh name the asset and where it is defined. */
+    char context[400];
+    snprintf(context, sizeof context, "mjcf: %s:%d: <mesh name=\"%.200s\">", m->file, m->line, m->name);
+    cc_log_set_context(context);
     if (as_hull) {
         if (m->hull_index[where] < 0) {
             cc_convex_hull_def d = cc_default_convex_hull_def();
-            d.max_vertices = L->opt.hull_max_vertices;
+            /* The mesh's maxhullvert, else the options' limit, else the
+             * whole hull (MuJoCo's default) up to the builder's limit. */
+            int limit = m->max_hull_vertices > 0 ? m->max_hull_vertices : L->opt.hull_max_vertices;
+            d.max_vertices = limit > 0 && limit < CC_HULL_VERTEX_LIMIT ? limit : CC_HULL_VERTEX_LIMIT;
             s = cc_builder_add_convex_hull_data(b, m->mesh.vertices, m->mesh.vertex_count, &d, &m->hull_index[where]);
         }
         *out = m->hull_index[where];
@@ -267,6 +296,7 @@ cc_status mjcf_mesh_in(mj_loader* L, mj_mesh_asset* m, int where, int as_hull, c
                                          &m->mesh_index[where]);
         *out = m->mesh_index[where];
     }
+    cc_log_set_context(NULL);
     return s == CC_OK ? CC_OK : mjcf_relabel(s, n);
 }
 
@@ -274,7 +304,11 @@ cc_status mjcf_hfield_in(mj_loader* L, mj_hfield_asset* h, int where, const cc_x
 {
     cc_builder* b = where == IN_TEMPLATE ? L->templ : L->target;
     if (h->index[where] < 0) {
+        char context[400];
+        snprintf(context, sizeof context, "mjcf: %s:%d: <hfield name=\"%.200s\">", h->file, h->line, h->name);
+        cc_log_set_context(context);
         cc_status s = cc_builder_add_heightfield_data(b, h->rows, h->cols, h->samples, &h->index[where]);
+        cc_log_set_context(NULL);
         if (s != CC_OK) return mjcf_relabel(s, n);
     }
     *out = h->index[where];

@@ -1,5 +1,4 @@
-/* The MJCF loader's messages (failures at file:line, notes reported once)
- * and attribute values: an element's own attribute or its class default,
+/* The MJCF loader's failures at file:line and attribute values: an element's own attribute or its class default,
  * numbers, integers and lists. */
 #include <ctype.h>
 #include <math.h>
@@ -31,46 +30,11 @@ cc_status mjcf_relabel(cc_status s, const cc_xml_node* n)
     return mjcf_fail_at(s, n->file, n->line, "<%s>: %s", n->name, msg);
 }
 
-/* Logs `message` once per `key`. */
-void mjcf_report_once(mj_loader* L, const char* key, cc_log_level level, const char* format, ...)
-{
-    for (int i = 0; i < L->reported_count; ++i)
-        if (!strcmp(L->reported[i], key)) return;
-    const char* copy = cc_xml_arena_strdup(&L->arena, key);
-    if (copy && cc_reserve((void**)&L->reported, &L->reported_capacity, L->reported_count + 1, sizeof(char*)))
-        L->reported[L->reported_count++] = (char*)copy;
-    char msg[480];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(msg, sizeof msg, format, args);
-    va_end(args);
-    cc_log(level, "mjcf: %s", msg);
-}
-
-void mjcf_report_element(mj_loader* L, const cc_xml_node* n, const char* why)
-{
-    char key[160];
-    snprintf(key, sizeof key, "<%s>", n->name);
-    mjcf_report_once(L, key, CC_LOG_WARNING, "<%s> (first at %s:%d) is %s; skipped", n->name, n->file, n->line, why);
-}
-
 int mjcf_in_list(const char* name, const char* const* list)
 {
     for (; *list; ++list)
         if (!strcmp(name, *list)) return 1;
     return 0;
-}
-
-/* Reports attributes of `n` that are not in `known`, once per name. */
-void mjcf_report_unknown_attrs(mj_loader* L, const cc_xml_node* n, const char* kind, const char* const* known)
-{
-    for (int i = 0; i < n->attr_count; ++i) {
-        if (mjcf_in_list(n->attrs[i].name, known)) continue;
-        char key[200];
-        snprintf(key, sizeof key, "<%s %s>", kind, n->attrs[i].name);
-        mjcf_report_once(L, key, CC_LOG_WARNING, "attribute '%s' of <%s> (first at %s:%d) is not used by cuContact; ignored",
-                         n->attrs[i].name, kind, n->file, n->line);
-    }
 }
 
 /* ---- attribute values ---------------------------------------------------------- */

@@ -179,9 +179,8 @@ static cc_status enter_body(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ct
             if (strcmp(type, "free")) {
                 char key[64];
                 snprintf(key, sizeof key, "joint %s", type);
-                mjcf_report_once(L, key, CC_LOG_WARNING,
-                            "%s joints (first at %s:%d) are not simulated: such a body becomes a free dynamic body, and pairs with its parent body are skipped",
-                            type, ch->file, ch->line);
+                mjcf_note(L, key, CC_LOG_WARNING, ch->file, ch->line,
+                          "%s joints are not simulated: such a body becomes a free dynamic body, and pairs with its parent body are skipped", type);
             }
             mjcf_report_unknown_attrs(L, ch, "joint", mjcf_joint_attrs);
             joints++;
@@ -196,7 +195,7 @@ static cc_status enter_body(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ct
         return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<body mocap=\"true\">: mocap bodies must be children of worldbody");
     if (joints || is_mocap) {
         if (is_mocap)
-            mjcf_report_once(L, "mocap", CC_LOG_INFO, "mocap bodies (first at %s:%d) become static bodies of their own; move them with cc_state_set_body_poses", n->file, n->line);
+            mjcf_note(L, "mocap", CC_LOG_INFO, n->file, n->line, "mocap bodies become static bodies of their own; move them with cc_state_set_body_poses");
         cc_body_def bd = cc_default_body_def();
         mj_frame world = mjcf_frame_mul(&ctx->anchor_pose, &here);
         bd.pose = mjcf_to_transform(&world);
@@ -268,11 +267,11 @@ cc_status mjcf_read_children(mj_loader* L, cc_xml_node* parent, const mj_frame_c
         } else if (!strcmp(ch->name, "inertial")) {
             /* Read by enter_body when the body moves on its own. */
             if (strcmp(at->name, "body") || !body_moves_alone(at))
-                mjcf_report_element(L, ch, "not merged into the parent body (the body is welded to it); ignored");
+                mjcf_report_element(L, ch, "not merged into the parent body (the body is welded to it)", CC_LOG_INFO);
         } else if (mjcf_in_list(ch->name, skipped_body_children)) {
-            mjcf_report_element(L, ch, "not used for collisions");
+            mjcf_report_element(L, ch, "not used for collisions", CC_LOG_INFO);
         } else {
-            mjcf_report_element(L, ch, "not supported by cuContact");
+            mjcf_report_element(L, ch, "not supported by cuContact", CC_LOG_WARNING);
         }
         if (descend) {
             if (!cc_reserve((void**)&levels, &capacity, count + 1, sizeof *levels)) s = mjcf_out_of_memory();

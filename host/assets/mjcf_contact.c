@@ -10,8 +10,8 @@ cc_status mjcf_read_contact(mj_loader* L, cc_xml_node* n)
 {
     for (cc_xml_node* ch = n->first_child; ch; ch = ch->next) {
         if (strcmp(ch->name, "exclude")) {
-            mjcf_report_element(L, ch, !strcmp(ch->name, "pair") ? "not supported (explicit pairs); its geoms collide by the usual filters"
-                                                             : "not supported by cuContact");
+            mjcf_report_element(L, ch, !strcmp(ch->name, "pair") ? "not supported (explicit pairs); its geoms collide by the usual filters and their own margins"
+                                                             : "not supported by cuContact", CC_LOG_WARNING);
             continue;
         }
         const char* names[2] = {cc_xml_attr_get(ch, "body1"), cc_xml_attr_get(ch, "body2")};

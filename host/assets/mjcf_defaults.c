@@ -10,7 +10,7 @@ const char* const mjcf_geom_attrs[] = {"name", "class", "type", "size", "pos", "
                                          "zaxis", "fromto", "mesh", "hfield", "contype", "conaffinity", "group",
                                          "friction", "margin", "gap", "density", NULL};
 const char* const mjcf_joint_attrs[] = {"name", "class", "type", NULL};
-const char* const mjcf_mesh_attrs[] = {"name", "class", "file", "scale", "vertex", "face", NULL};
+const char* const mjcf_mesh_attrs[] = {"name", "class", "file", "scale", "vertex", "face", "maxhullvert", NULL};
 
 const mj_class* mjcf_find_class(const mj_loader* L, const char* name)
 {
@@ -31,27 +31,36 @@ static cc_status push_default(mj_class* c, const char* kind, const cc_xml_attr* 
     return CC_OK;
 }
 
-/* One <default> element and its nested classes; `parent` is NULL for the top. */
-/* One <default>: its class, with the parent's attributes and its own. */
+/* One <default>: its class, with the parent's attributes and its own. A
+ * top-level <default> after the first adds to the main class, as MuJoCo
+ * reads several of them (one per included file, say); classes nested in it
+ * start from main as it stands then. */
 static cc_status define_class(mj_loader* L, cc_xml_node* n, const mj_class* parent, mj_class** out)
 {
     const char* name = cc_xml_attr_get(n, "class");
     if (!name) name = parent ? NULL : "main";
     if (!name) return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<default>: a nested default needs a class name");
-    if (mjcf_find_class(L, name)) return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<default class=\"%s\">: the class is defined twice", name);
     mjcf_report_unknown_attrs(L, n, "default", (const char* const[]){"class", NULL});
-    mj_class* c = (mj_class*)cc_host_calloc(1, sizeof *c);
-    if (!c || !cc_reserve((void**)&L->classes, &L->class_capacity, L->class_count + 1, sizeof *L->classes)) {
-        cc_host_free(c);
-        return mjcf_out_of_memory();
-    }
-    L->classes[L->class_count++] = c;
-    c->name = name;
-    if (parent)
-        for (int i = 0; i < parent->count; ++i) {
-            if (!cc_reserve((void**)&c->attrs, &c->capacity, c->count + 1, sizeof *c->attrs)) return mjcf_out_of_memory();
-            c->attrs[c->count++] = parent->attrs[i];
+    mj_class* c = (mj_class*)mjcf_find_class(L, name);
+    if (c && (parent || strcmp(name, "main")))
+        return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<default class=\"%s\">: the class is defined twice (first at %s:%d); give one of them another name",
+                            name, c->file, c->line);
+    if (!c) {
+        c = (mj_class*)cc_host_calloc(1, sizeof *c);
+        if (!c || !cc_reserve((void**)&L->classes, &L->class_capacity, L->class_count + 1, sizeof *L->classes)) {
+            cc_host_free(c);
+            return mjcf_out_of_memory();
         }
+        L->classes[L->class_count++] = c;
+        c->name = name;
+        c->file = n->file;
+        c->line = n->line;
+        if (parent)
+            for (int i = 0; i < parent->count; ++i) {
+                if (!cc_reserve((void**)&c->attrs, &c->capacity, c->count + 1, sizeof *c->attrs)) return mjcf_out_of_memory();
+                c->attrs[c->count++] = parent->attrs[i];
+            }
+    }
     for (cc_xml_node* ch = n->first_child; ch; ch = ch->next) {
         const char* const* known = NULL;
         if (!strcmp(ch->name, "geom")) known = mjcf_geom_attrs;
@@ -61,7 +70,7 @@ static cc_status define_class(mj_loader* L, cc_xml_node* n, const mj_class* pare
         if (!known) {
             char key[160];
             snprintf(key, sizeof key, "<default><%s>", ch->name);
-            mjcf_report_once(L, key, CC_LOG_WARNING, "<%s> defaults (first at %s:%d) are not used by cuContact; skipped", ch->name, ch->file, ch->line);
+            mjcf_note(L, key, CC_LOG_INFO, ch->file, ch->line, "<%s> defaults have no meaning for collisions; skipped", ch->name);
             continue;
         }
         for (int i = 0; i < ch->attr_count; ++i) {

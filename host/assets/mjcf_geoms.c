@@ -86,12 +86,18 @@ cc_status mjcf_read_geom(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ctx)
     if (found && margin < 0.0) return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<geom margin=\"%g\">: margin must be >= 0", margin);
     if ((s = mjcf_read_vector(n, c, "geom", "gap", &gap, 1, &found)) != CC_OK) return s;
     if (found && gap < 0.0) return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<geom gap=\"%g\">: gap must be >= 0", gap);
-    if (gap > margin)
-        mjcf_report_once(L, "gap > margin", CC_LOG_WARNING,
-                    "geom gap %g exceeds its margin %g (first at %s:%d): the shape gets margin 0; MuJoCo would need the surfaces to overlap by the difference",
-                    gap, margin, n->file, n->line);
-    def.margin = (float)(0.5 * fmax(0.0, margin - gap));
-    def.gap = (float)(0.5 * gap);
+    if (L->opt.margin_semantics == CC_MJCF_MARGIN_MUJOCO4) {
+        def.margin = (float)margin;
+        def.gap = (float)gap;
+    } else {
+        if (gap > margin)
+            mjcf_note(L, "gap > margin", CC_LOG_WARNING, n->file, n->line,
+                      "geom gap %g exceeds its margin %g: under MuJoCo 3.4's rule the shape gets margin 0; "
+                      "MuJoCo would need the surfaces to overlap by the difference",
+                      gap, margin);
+        def.margin = (float)(0.5 * fmax(0.0, margin - gap));
+        def.gap = (float)(0.5 * gap);
+    }
     if (mjcf_get_attr(n, c, "geom", "friction", &a)) {
         /* Sliding, torsional, rolling; missing ones keep MuJoCo's defaults,
          * which are the material defaults. */
@@ -112,7 +118,7 @@ cc_status mjcf_read_geom(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ctx)
     if (mjcf_get_attr(n, c, "geom", "group", &a)) {
         long long g;
         if ((s = mjcf_parse_int(&a, INT32_MIN, INT32_MAX, &g)) != CC_OK) return s;
-        mjcf_report_once(L, "group", CC_LOG_INFO, "geom group (first at %s:%d) is a visibility group in MuJoCo and does not change collisions; ignored", a.file, a.line);
+        mjcf_note(L, "group", CC_LOG_INFO, a.file, a.line, "geom group is a visibility group in MuJoCo and does not change collisions; ignored");
     }
     mjcf_report_unknown_attrs(L, n, "geom", mjcf_geom_attrs);
 
@@ -183,7 +189,7 @@ cc_status mjcf_read_geom(mj_loader* L, cc_xml_node* n, const mj_frame_ctx* ctx)
         if (!is_static)
             return mjcf_fail_at(CC_ERR_UNSUPPORTED, n->file, n->line, "<geom type=\"hfield\">: the geom's body moves, but a heightfield is static geometry; put it in worldbody or a body without joints");
         if (h->size[3] > 0.0)
-            mjcf_report_once(L, "hfield base", CC_LOG_INFO, "hfield base depth (size[3], first at %s:%d) is not represented: the heightfield is its surface", h->file, h->line);
+            mjcf_note(L, "hfield base", CC_LOG_INFO, h->file, h->line, "hfield base depth (size[3]) is not represented: the heightfield is its surface");
         int index = -1;
         if ((s = mjcf_hfield_in(L, h, where, n, &index)) != CC_OK) return s;
         sz.x = (float)h->size[0], sz.y = (float)h->size[1], sz.z = (float)h->size[2];

@@ -37,6 +37,8 @@ typedef struct mj_default_attr {
 
 typedef struct mj_class {
     const char* name;
+    const char* file; /* where it is first defined */
+    int line;
     mj_default_attr* attrs; /* merged with the ancestors' */
     int count, capacity;
 } mj_class;
@@ -49,6 +51,7 @@ typedef struct mj_mesh_asset {
     const char* file;
     int line;
     cc_tri_mesh mesh; /* scaled; triangle_count 0 for a vertex-only mesh */
+    int max_hull_vertices; /* maxhullvert, -1 when not given */
     int mesh_index[2], hull_index[2];
 } mj_mesh_asset;
 
@@ -72,6 +75,17 @@ typedef struct mj_body {
     mj_shape_ref* shapes;
     int count, capacity;
 } mj_body;
+
+/* One kind of loader note, counted (mjcf_notes.c). */
+typedef struct mj_note {
+    const char* key;
+    const char* message;
+    const char* file; /* the first place */
+    int line;
+    int count;
+    cc_log_level level;
+    int grouped; /* an ignored attribute: summed up on one shared line */
+} mj_note;
 
 typedef struct mj_loader {
     cc_builder* target;
@@ -100,8 +114,8 @@ typedef struct mj_loader {
     int body_count, body_capacity;
     mj_shape_ref* late_filters; /* pairs (global, template) to filter after replication */
     int late_count, late_capacity;
-    char** reported;
-    int reported_count, reported_capacity;
+    mj_note* notes; /* (mjcf_notes.c) */
+    int note_count, note_capacity;
 } mj_loader;
 
 /* Where the geoms of the current element go. */
@@ -137,10 +151,18 @@ cc_status mjcf_parse_numbers(const mj_attr* a, double* out, int min_count, int m
 cc_status mjcf_read_vector(cc_xml_node* n, const mj_class* c, const char* kind, const char* name, double* out,
                            int count, int* found);
 cc_status mjcf_relabel(cc_status s, const cc_xml_node* n);
-void mjcf_report_element(mj_loader* L, const cc_xml_node* n, const char* why);
-void mjcf_report_once(mj_loader* L, const char* key, cc_log_level level, const char* format, ...)
-    CC_MJCF_PRINTF(4, 5);
+
+/* ---- Notes, counted per kind and logged at the end (mjcf_notes.c) */
+
+/* A note of kind `key` at file:line; the message says what and why. */
+void mjcf_note(mj_loader* L, const char* key, cc_log_level level, const char* file, int line, const char* format, ...)
+    CC_MJCF_PRINTF(6, 7);
+/* An element that is skipped; `why` completes "<name> is ...". */
+void mjcf_report_element(mj_loader* L, const cc_xml_node* n, const char* why, cc_log_level level);
+/* The attributes of `n` that are not in `known`. */
 void mjcf_report_unknown_attrs(mj_loader* L, const cc_xml_node* n, const char* kind, const char* const* known);
+/* Logs the counted notes: one line per kind, the ignored attributes on one. */
+void mjcf_flush_notes(mj_loader* L);
 
 /* ---- Frames and orientations in double precision (mjcf_frame.c) */
 

@@ -17,23 +17,28 @@
  * - contype/conaffinity become the shape's collision_type_bits and
  *   collision_affinity_bits; <contact><exclude body1 body2> filters every
  *   pair of geoms of the two bodies.
- * - margin and gap: MuJoCo detects a contact when the surface distance is
- *   below margin and lets it act below margin - gap (pair values: the larger
- *   of the two geoms'). Here a pair acts below margin_a + margin_b and is
- *   detected within gap_a + gap_b more, so each shape takes half of MuJoCo's
- *   active distance as its margin, (margin - gap) / 2 (0 when gap exceeds
- *   margin), and half of MuJoCo's gap as its gap. Two geoms with equal
- *   settings then behave exactly as in MuJoCo; where they differ the pair
- *   uses the mean instead of MuJoCo's maximum.
+ * - margin and gap as MuJoCo 4 reads them: a pair is detected when the
+ *   surface distance is below margin_a + margin_b + gap_a + gap_b and acts
+ *   below margin_a + margin_b. The shapes take the geoms' margin and gap
+ *   unchanged (margin_semantics selects MuJoCo 3.4's rule for older files).
  * - planes are infinite for collisions, as in MuJoCo, unless finite_planes.
- * - <asset><mesh> from STL (binary or ASCII), OBJ, or inline vertex/face,
- *   with scale and <compiler meshdir/assetdir>; <hfield> from inline
- *   nrow/ncol/elevation or a PNG file (rows flipped so that the image's top
- *   row is at +y, grey levels normalised to [0, 1] as MuJoCo does).
- * Elements and attributes with no meaning here (rgba, mass, inertial, site,
- * actuator, ...) are reported once each through the log callback and
- * skipped. Malformed XML, missing files and invalid values fail with
- * "file:line: what is wrong"; a failed load leaves the builder unchanged.
+ * - <asset><mesh> from STL (binary or ASCII), OBJ, MSH (MuJoCo's legacy
+ *   binary format) or inline vertex/face, with scale, maxhullvert and
+ *   <compiler meshdir/assetdir>. Mesh geoms collide as the convex hulls of
+ *   their vertices, as in MuJoCo, unless mesh_mode keeps triangle meshes.
+ * - <hfield> from inline nrow/ncol/elevation or a PNG file; in both the
+ *   first row given is the far (+y) edge, as MuJoCo reads them, and values
+ *   are normalised to [0, 1].
+ * - <contact><pair> (explicit pairs with their own parameters) is not read
+ *   yet: it is reported with its count, and its geoms collide by the usual
+ *   filters and their own margins.
+ * - files may have <mujoco> or <mujocoinclude> roots; several top-level
+ *   <default> blocks add to the main class, as in MuJoCo.
+ * Elements and attributes with no meaning here (rgba, mass, site, actuator,
+ * ...) are summed up at the end of the load, one note per kind with a count
+ * and the first place (every occurrence with report_every_note). Malformed
+ * XML, missing files and invalid values fail with "file:line: what is
+ * wrong"; a failed load leaves the builder unchanged.
  * Bodies, frames and default classes nest to any depth (the loader walks
  * them without recursion). Includes nest at most 16 files deep, a scene
  * includes at most CC_MJCF_MAX_INCLUDES files in all, and the scene's and
@@ -58,6 +63,18 @@ typedef enum cc_mjcf_mesh_mode {
     CC_MJCF_MESH_AS_CONVEX_HULL = 1 ///< the convex hull of the mesh's vertices (MuJoCo collides meshes so)
 } cc_mjcf_mesh_mode;
 
+/// How geom margins and gaps combine.
+typedef enum cc_mjcf_margin_semantics {
+    /// MuJoCo 4: the pair detects below the sum of margins and gaps and acts
+    /// below the sum of margins; each shape keeps its geom's margin and gap.
+    CC_MJCF_MARGIN_MUJOCO4 = 0,
+    /// MuJoCo 3.4 and older: the pair's margin is the larger geom margin,
+    /// contacts act below margin - gap. Each shape takes (margin - gap) / 2
+    /// as its margin and gap / 2 as its gap, exact for two geoms with equal
+    /// settings (the mean instead of the larger otherwise).
+    CC_MJCF_MARGIN_MUJOCO3 = 1
+} cc_mjcf_margin_semantics;
+
 typedef struct cc_mjcf_options {
     /// Copies of the scene, one world each (1). Static geometry is loaded once,
     /// global (world -1), unless static_geoms_global is zero.
@@ -69,8 +86,14 @@ typedef struct cc_mjcf_options {
     /// <compiler meshdir/assetdir> (NULL: the file's settings, relative to the
     /// file's directory).
     const char* asset_dir;
-    cc_mjcf_mesh_mode mesh_mode;   ///< (CC_MJCF_MESH_AS_MESH)
-    int hull_max_vertices;         ///< vertex limit of hulls made from meshes (64)
+    cc_mjcf_mesh_mode mesh_mode;   ///< (CC_MJCF_MESH_AS_CONVEX_HULL, as MuJoCo)
+    /// Vertex limit of hulls made from meshes, 4..4096, where the mesh has no
+    /// maxhullvert; 0 keeps the whole hull as MuJoCo does (up to 4096) (0).
+    int hull_max_vertices;
+    cc_mjcf_margin_semantics margin_semantics; ///< (CC_MJCF_MARGIN_MUJOCO4)
+    /// Nonzero: every ignored element and attribute is logged where it
+    /// occurs, not only summed up per kind at the end (0).
+    int report_every_note;
     /// Nonzero: planes with nonzero half sizes are finite rectangles; zero:
     /// every plane is infinite, as MuJoCo collides them (0).
     int finite_planes;

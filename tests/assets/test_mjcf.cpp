@@ -313,20 +313,33 @@ TEST(MjcfJoints, ParentChildPairsAreSkipped)
 
 // ---------------------------------------------------------------- reports
 
-TEST(MjcfReports, UnsupportedElementsAndAttributesOnceEach)
+TEST(MjcfReports, NotesAreCountedOneLinePerKind)
 {
     LogCapture log;
-    Builder b = load("<mujoco model=\"m\"><option timestep=\"0.01\"/><worldbody>"
-                     "<geom size=\"0.1\" rgba=\"1 0 0 1\"/><geom size=\"0.1\" rgba=\"0 1 0 1\" mass=\"2\"/>"
+    Builder b = load("<mujoco model=\"m\"><option timestep=\"0.01\"/><worldbody>\n"
+                     "<geom size=\"0.1\" rgba=\"1 0 0 1\"/><geom size=\"0.1\" rgba=\"0 1 0 1\" mass=\"2\"/>\n"
                      "<site name=\"s\"/><site name=\"t\"/></worldbody><tendon/><tendon/></mujoco>");
     EXPECT_EQ(cc_builder_shape_count(b.get()), 2);
-    EXPECT_EQ(log.count_containing("'rgba'"), 1);
-    EXPECT_EQ(log.count_containing("'mass'"), 1);
-    EXPECT_EQ(log.count_containing("<site>"), 1);
+    // Elements: one line per kind, with the count and the first place.
+    EXPECT_EQ(log.count_containing("<site> is not used for collisions; skipped (2 times, first at <string>:3)"), 1);
     EXPECT_EQ(log.count_containing("<tendon>"), 1);
-    EXPECT_EQ(log.count_containing("<option>"), 1);
-    // Each names where it was first seen.
-    EXPECT_EQ(log.count_containing("<string>:1"), (int)log.messages.size());
+    EXPECT_EQ(log.count_containing("<option> is not used for collisions; skipped (at <string>:1)"), 1);
+    // Attributes without meaning for collisions share one line.
+    EXPECT_EQ(log.count_containing("3 attributes of 2 kinds with no meaning for collisions ignored: geom rgba x2, geom mass x1"), 1);
+    EXPECT_EQ(log.messages.size(), 4u);
+}
+
+TEST(MjcfReports, EveryNoteWhereItOccursWhenAsked)
+{
+    LogCapture log;
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.report_every_note = 1;
+    Builder b = load("<mujoco><worldbody>\n<geom size=\"0.1\" rgba=\"1 0 0 1\"/>\n<geom size=\"0.1\" rgba=\"0 1 0 1\"/>"
+                     "</worldbody></mujoco>",
+                     &o);
+    EXPECT_EQ(log.count_containing("<string>:2: attribute 'rgba' of <geom>"), 1);
+    EXPECT_EQ(log.count_containing("<string>:3: attribute 'rgba' of <geom>"), 1);
+    EXPECT_EQ(log.messages.size(), 2u);
 }
 
 // ------------------------------------------- contype/conaffinity, exclude
@@ -420,19 +433,73 @@ CC_INSTANTIATE_DEVICE_TEST(MjcfFilter);
 
 // ------------------------------------------------------- margin and gap
 
-TEST(MjcfMargin, MarginAndGapSplitBetweenThePair)
+TEST(MjcfMargin, MarginAndGapAreTheGeomsOwnAsInMujoco4)
 {
+    Builder b = load(scene("<geom size=\"0.1\" margin=\"0.01\" gap=\"0.004\"/><geom size=\"0.1\"/>"));
+    EXPECT_EQ(shape(b.get(), 0).margin, 0.01f);
+    EXPECT_EQ(shape(b.get(), 0).gap, 0.004f);
+    EXPECT_EQ(shape(b.get(), 1).margin, 0.0f);
+    EXPECT_EQ(shape(b.get(), 1).gap, 0.0f); // MuJoCo's defaults, not the builder's rigid_gap
+
+    // Two spheres of radius 0.1, margins 0.01 and gaps 0.005 each: MuJoCo 4.0
+    // detects the pair below 0.03 of separation and lets it act below 0.02
+    // (measured with MuJoCo 4.0.0: 0.015 active, 0.025 and 0.029 in the gap
+    // band, 0.031 nothing). The contact-space distance is separation - 0.02.
+    for (float sep : {0.015f, 0.025f, 0.029f, 0.031f}) {
+        char xml[512];
+        std::snprintf(xml, sizeof xml,
+                      "<mujoco><default><geom margin=\"0.01\" gap=\"0.005\"/></default><worldbody>"
+                      "<body><freejoint/><geom size=\"0.1\"/></body>"
+                      "<body pos=\"%.4f 0 0\"><freejoint/><geom size=\"0.1\"/></body></worldbody></mujoco>",
+                      0.2f + sep);
+        Builder p = load(xml);
+        World w;
+        ASSERT_EQ(make_world(p.get(), cc_device_cpu(), cc_default_pipeline_def(), &w), CC_OK);
+        auto c = collide(w);
+        if (sep < 0.03f) {
+            ASSERT_EQ(c.size(), 1u) << sep;
+            EXPECT_NEAR(c[0].distance, sep - 0.02f, 1e-5f);
+            EXPECT_EQ(c[0].distance < 0.0f, sep < 0.02f) << "acts below the summed margins";
+        } else {
+            EXPECT_TRUE(c.empty()) << sep;
+        }
+    }
+}
+
+TEST(MjcfMargin, TouchingSurfacesWithoutMarginOrGapMakeNoContact)
+{
+    // MuJoCo keeps a contact only where dist < margin: two boxes face to face
+    // at exactly zero distance are no contact; 1 um of overlap is one.
+    for (float lift : {0.0f, -1.0e-3f}) {
+        char xml[512];
+        std::snprintf(xml, sizeof xml,
+                      "<mujoco><worldbody><geom type=\"plane\" size=\"1 1 0.1\"/>"
+                      "<body pos=\"0 0 %.6f\"><freejoint/><geom type=\"box\" size=\"0.25 0.25 0.25\"/></body>"
+                      "</worldbody></mujoco>",
+                      0.25f + lift);
+        Builder p = load(xml);
+        World w;
+        ASSERT_EQ(make_world(p.get(), cc_device_cpu(), cc_default_pipeline_def(), &w), CC_OK);
+        auto c = collide(w);
+        EXPECT_EQ(c.size(), lift < 0.0f ? 4u : 0u) << lift;
+    }
+}
+
+TEST(MjcfMargin, Mujoco3RuleSplitsMarginMinusGapBetweenThePair)
+{
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.margin_semantics = CC_MJCF_MARGIN_MUJOCO3;
     Builder b = load(scene("<geom size=\"0.1\" margin=\"0.01\" gap=\"0.004\"/><geom size=\"0.1\"/>"
-                           "<geom size=\"0.1\" margin=\"0.002\" gap=\"0.005\"/>"));
+                           "<geom size=\"0.1\" margin=\"0.002\" gap=\"0.005\"/>"),
+                     &o);
     cc_shape_info s = shape(b.get(), 0);
     EXPECT_NEAR(s.margin, 0.003f, 1e-7f); // (margin - gap) / 2
     EXPECT_NEAR(s.gap, 0.002f, 1e-7f);    // gap / 2
     EXPECT_EQ(shape(b.get(), 1).margin, 0.0f);
-    EXPECT_EQ(shape(b.get(), 1).gap, 0.0f); // MuJoCo's defaults, not the builder's rigid_gap
     EXPECT_EQ(shape(b.get(), 2).margin, 0.0f);
 
-    // Two equal geoms act as MuJoCo's pair: detected below margin (0.01),
-    // active (d <= 0) below margin - gap (0.006).
+    // Two equal geoms act as MuJoCo 3.4's pair: detected below margin (0.01),
+    // active (d < 0) below margin - gap (0.006).
     for (float sep : {0.005f, 0.008f, 0.012f}) {
         char xml[512];
         std::snprintf(xml, sizeof xml,
@@ -440,7 +507,7 @@ TEST(MjcfMargin, MarginAndGapSplitBetweenThePair)
                       "<body><freejoint/><geom size=\"0.1\"/></body>"
                       "<body pos=\"%.4f 0 0\"><freejoint/><geom size=\"0.1\"/></body></worldbody></mujoco>",
                       0.2f + sep);
-        Builder p = load(xml);
+        Builder p = load(xml, &o);
         World w;
         ASSERT_EQ(make_world(p.get(), cc_device_cpu(), cc_default_pipeline_def(), &w), CC_OK);
         auto c = collide(w);
@@ -526,7 +593,9 @@ TEST(MjcfAssets, StlBinaryAsciiObjAndInlineMeshes)
                       "<geom type=\"mesh\" mesh=\"a\"/><geom type=\"mesh\" mesh=\"tet_bin\"/>"
                       "<geom type=\"mesh\" mesh=\"cube\"/><geom type=\"mesh\" mesh=\"inline\"/><geom type=\"mesh\" mesh=\"a\"/>"
                       "</body></worldbody></mujoco>";
-    Builder b = load(xml);
+    cc_mjcf_options as_mesh = cc_default_mjcf_options();
+    as_mesh.mesh_mode = CC_MJCF_MESH_AS_MESH;
+    Builder b = load(xml, &as_mesh);
     ASSERT_EQ(cc_builder_mesh_count(b.get()), 4); // "a" stored once for two geoms
     int v = 0, t = 0;
     ASSERT_EQ(cc_builder_get_mesh_info(b.get(), 0, &v, &t), CC_OK);
@@ -549,14 +618,13 @@ TEST(MjcfAssets, StlBinaryAsciiObjAndInlineMeshes)
     for (int i = 0; i < 5; ++i) EXPECT_EQ(shape(b.get(), i).type, CC_SHAPE_MESH);
     EXPECT_EQ(shape(b.get(), 4).source, shape(b.get(), 0).source);
 
-    // As convex hulls (MuJoCo collides meshes so), which have routes.
-    cc_mjcf_options o = cc_default_mjcf_options();
-    o.mesh_mode = CC_MJCF_MESH_AS_CONVEX_HULL;
-    Builder h = load(xml, &o);
+    // As convex hulls by default (MuJoCo collides meshes so).
+    Builder h = load(xml);
+    cc_mjcf_options o;
     for (int i = 0; i < 5; ++i) EXPECT_EQ(shape(h.get(), i).type, CC_SHAPE_CONVEX_HULL);
     EXPECT_EQ(cc_builder_mesh_count(h.get()), 0);
     // The options' asset_dir replaces meshdir.
-    o = cc_default_mjcf_options();
+    o = as_mesh;
     o.asset_dir = dir.c_str();
     Builder a = load("<mujoco><compiler meshdir=\"/nowhere\"/><asset><mesh file=\"cube.obj\"/></asset>"
                      "<worldbody><geom type=\"mesh\" mesh=\"cube\"/></worldbody></mujoco>",
@@ -602,6 +670,148 @@ TEST(MjcfAssets, IncludeSplicesAnotherFile)
     EXPECT_STREQ(cc_builder_shape_name(b.get(), 0), "included");
     EXPECT_EQ(shape(b.get(), 0).type, CC_SHAPE_BOX);
     EXPECT_EQ(shape(b.get(), 1).type, CC_SHAPE_SPHERE);
+}
+
+// ------------------------------------------------- as MuJoCo 4 reads them
+
+TEST(MjcfMujoco4, InlineHeightfieldRowsStartAtTheFarEdge)
+{
+    // The first elevation row given is the +y edge (MuJoCo 4.0.0 stores it
+    // as its last data row). Two spheres over the +y and -y edges: only the
+    // +y one meets the ramp z = y between the middle and far rows, at
+    // (0.95 - 0.9) / sqrt(2) - 0.1 = -0.0646447 (MuJoCo: -0.0646447).
+    Builder b = load("<mujoco><asset><hfield name=\"h\" nrow=\"3\" ncol=\"4\" size=\"1 1 1 0.1\" "
+                     "elevation=\"1 1 1 1  0 0 0 0  0 0 0 0\"/></asset><worldbody><geom type=\"hfield\" hfield=\"h\"/>"
+                     "<body name=\"far\" pos=\"0.5 0.9 0.95\"><freejoint/><geom name=\"far\" size=\"0.1\"/></body>"
+                     "<body name=\"near\" pos=\"0.5 -0.9 0.95\"><freejoint/><geom name=\"near\" size=\"0.1\"/></body>"
+                     "</worldbody></mujoco>");
+    World w;
+    ASSERT_EQ(make_world(b.get(), cc_device_cpu(), cc_default_pipeline_def(), &w), CC_OK);
+    auto c = collide(w);
+    ASSERT_FALSE(c.empty());
+    float deepest = 0.0f;
+    for (const auto& k : c) {
+        EXPECT_STREQ(cc_builder_shape_name(b.get(), k.shape1 == 0 ? k.shape0 : k.shape1), "far");
+        deepest = std::min(deepest, k.distance);
+    }
+    EXPECT_NEAR(deepest, -0.0646447f, 1e-5f);
+}
+
+TEST(MjcfMujoco4, IncludedFilesMayHaveAMujocoincludeRoot)
+{
+    std::string dir = temp_dir();
+    write_file(dir + "/robot.xml", "<mujocoinclude><body name=\"b\"><freejoint/><geom name=\"g\" size=\"0.1\"/></body></mujocoinclude>");
+    Builder b = load("<mujoco><worldbody><include file=\"robot.xml\"/></worldbody></mujoco>", nullptr, dir.c_str());
+    ASSERT_EQ(cc_builder_shape_count(b.get()), 1);
+    EXPECT_STREQ(cc_builder_shape_name(b.get(), 0), "g");
+    write_file(dir + "/other.xml", "<robot/>");
+    Builder e = make_builder();
+    EXPECT_EQ(cc_builder_load_mjcf_string(e.get(), "<mujoco><include file=\"other.xml\"/></mujoco>", dir.c_str(), nullptr), CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("it must be <mujoco> or <mujocoinclude>"), std::string::npos) << cc_last_error_message();
+}
+
+TEST(MjcfMujoco4, TopLevelDefaultsAddToTheMainClass)
+{
+    // Measured with MuJoCo 4.0.0: sizes 0.3, 0.2, 0.1 and margins 0.02,
+    // 0.01, 0.02. Class a starts from main as the first block left it.
+    Builder b = load("<mujoco><default><geom size=\"0.3\" margin=\"0.01\"/><default class=\"a\"><geom size=\"0.2\"/></default></default>"
+                     "<default><geom margin=\"0.02\"/><default class=\"b\"><geom size=\"0.1\"/></default></default>"
+                     "<worldbody><geom name=\"g0\"/><geom name=\"g1\" class=\"a\"/><geom name=\"g2\" class=\"b\"/></worldbody></mujoco>");
+    const float size[3] = {0.3f, 0.2f, 0.1f}, margin[3] = {0.02f, 0.01f, 0.02f};
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_FLOAT_EQ(shape(b.get(), i).size.x, size[i]) << i;
+        EXPECT_FLOAT_EQ(shape(b.get(), i).margin, margin[i]) << i;
+    }
+    // A nested class defined twice names both places.
+    Builder e = make_builder();
+    EXPECT_EQ(cc_builder_load_mjcf_string(e.get(), "<mujoco><default>\n<default class=\"a\"/></default><default>\n\n<default class=\"a\"/>"
+                                                   "</default></mujoco>",
+                                          nullptr, nullptr),
+              CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("<string>:4: <default class=\"a\">: the class is defined twice (first at <string>:2)"),
+              std::string::npos)
+        << cc_last_error_message();
+}
+
+namespace {
+void put_i32(std::string& s, int32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); }
+void put_f32(std::string& s, float v) { s.append(reinterpret_cast<const char*>(&v), 4); }
+} // namespace
+
+TEST(MjcfMujoco4, MshMeshesLoad)
+{
+    // A tetrahedron with normals and texture coordinates (which are skipped).
+    std::string msh;
+    for (int32_t n : {4, 4, 4, 4}) put_i32(msh, n);
+    const float v[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    for (float f : v) put_f32(msh, f);
+    for (int i = 0; i < 12; ++i) put_f32(msh, 0.5f);
+    for (int i = 0; i < 8; ++i) put_f32(msh, 0.25f);
+    for (int32_t k : {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}) put_i32(msh, k);
+    std::string dir = temp_dir();
+    write_file(dir + "/tet.msh", msh);
+    write_file(dir + "/short.msh", msh.substr(0, msh.size() - 4));
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.mesh_mode = CC_MJCF_MESH_AS_MESH;
+    Builder b = load("<mujoco><compiler meshdir=\"" + dir + "\"/><asset><mesh file=\"tet.msh\" scale=\"2 2 2\"/></asset>"
+                     "<worldbody><body><freejoint/><geom type=\"mesh\" mesh=\"tet\"/></body></worldbody></mujoco>",
+                     &o);
+    int vc = 0, tc = 0;
+    ASSERT_EQ(cc_builder_get_mesh_info(b.get(), 0, &vc, &tc), CC_OK);
+    EXPECT_EQ(vc, 4);
+    EXPECT_EQ(tc, 4);
+    std::vector<cc_vec3> got(4);
+    ASSERT_EQ(cc_builder_get_mesh_vertices(b.get(), 0, got.data(), 4), CC_OK);
+    expect_vec(got[3], 0, 0, 2);
+    Builder e = make_builder();
+    std::string bad = "<mujoco><compiler meshdir=\"" + dir + "\"/><asset>\n<mesh file=\"short.msh\"/></asset></mujoco>";
+    EXPECT_EQ(cc_builder_load_mjcf_string(e.get(), bad.c_str(), nullptr, nullptr), CC_ERR_PARSE);
+    std::string msg = cc_last_error_message();
+    EXPECT_NE(msg.find("<string>:2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("short.msh"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("need 192 bytes; the file has 188"), std::string::npos) << msg;
+    EXPECT_EQ(cc_builder_shape_count(e.get()), 0);
+}
+
+TEST(MjcfMujoco4, HullsKeepEveryVertexUnlessLimited)
+{
+    // 300 points on a sphere are all hull vertices: MuJoCo keeps them all
+    // (maxhullvert -1), a mesh's maxhullvert or the options' limit caps them.
+    std::string verts;
+    for (int i = 0; i < 300; ++i) {
+        double z = 1.0 - (2.0 * i + 1.0) / 300.0, r = std::sqrt(1.0 - z * z), phi = 2.39996322972865332 * i;
+        verts += std::to_string(r * std::cos(phi)) + " " + std::to_string(r * std::sin(phi)) + " " + std::to_string(z) + " ";
+    }
+    auto xml = [&](const std::string& attr) {
+        return "<mujoco><asset><mesh name=\"ball\" vertex=\"" + verts + "\"" + attr + "/></asset>"
+               "<worldbody><body><freejoint/><geom type=\"mesh\" mesh=\"ball\"/></body></worldbody></mujoco>";
+    };
+    auto hull_vertices = [](const Builder& b) {
+        int v = 0;
+        EXPECT_EQ(cc_builder_get_convex_hull_info(b.get(), 0, &v, nullptr), CC_OK);
+        return v;
+    };
+    EXPECT_EQ(hull_vertices(load(xml(""))), 300);
+    EXPECT_EQ(hull_vertices(load(xml(" maxhullvert=\"16\""))), 16);
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.hull_max_vertices = 32;
+    EXPECT_EQ(hull_vertices(load(xml(""), &o)), 32);
+    EXPECT_EQ(hull_vertices(load(xml(" maxhullvert=\"-1\""), &o)), 32);
+    Builder e = make_builder();
+    EXPECT_EQ(cc_builder_load_mjcf_string(e.get(), xml(" maxhullvert=\"3\"").c_str(), nullptr, nullptr), CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("give -1 (no limit) or at least 4"), std::string::npos) << cc_last_error_message();
+}
+
+TEST(MjcfMujoco4, MeshNotesNameTheAssetAndItsLine)
+{
+    LogCapture log;
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.mesh_mode = CC_MJCF_MESH_AS_MESH;
+    Builder b = load("<mujoco><asset>\n<mesh name=\"flat\" vertex=\"0 0 0 1 0 0 0 1 0 2 0 0\" face=\"0 1 2 0 1 3\"/></asset>"
+                     "<worldbody><geom type=\"mesh\" mesh=\"flat\"/></worldbody></mujoco>",
+                     &o);
+    EXPECT_EQ(log.count_containing("<string>:2: <mesh name=\"flat\">"), 1) << (log.messages.empty() ? "" : log.messages[0]);
+    EXPECT_EQ(log.count_containing("zero-area triangle"), 1);
 }
 
 // ----------------------------------------------------------------- errors
@@ -763,7 +973,9 @@ TEST(MjcfErrors, ObjValuesAreCheckedLineByLine)
                                   "f -4/1/1 -2/1/1 -3/1/1\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
     std::string xml = "<mujoco><compiler meshdir=\"" + dir + "\"/><asset><mesh file=\"good.obj\"/></asset>"
                       "<worldbody><body><freejoint/><geom type=\"mesh\" mesh=\"good\"/></body></worldbody></mujoco>";
-    Builder b = load(xml);
+    cc_mjcf_options as_mesh = cc_default_mjcf_options();
+    as_mesh.mesh_mode = CC_MJCF_MESH_AS_MESH;
+    Builder b = load(xml, &as_mesh);
     EXPECT_EQ(cc_builder_mesh_count(b.get()), 1);
 }
 
