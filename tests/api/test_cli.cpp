@@ -118,7 +118,8 @@ TEST_P(CliScene, CollideWritesEveryContactTheApiFinds)
     // surface scenes report their surface contacts.
     EXPECT_EQ(r.out.find("skipped: no narrow-phase route yet for"), std::string::npos) << r.out;
     if (std::string(GetParam()) == "mesh_on_plane") {
-        EXPECT_NE(r.out.find("plane-mesh"), std::string::npos) << r.out;
+        // Mesh geoms collide as convex hulls by default, as in MuJoCo.
+        EXPECT_NE(r.out.find("plane-convex hull"), std::string::npos) << r.out;
     }
     if (std::string(GetParam()) == "terrain_spheres") {
         EXPECT_NE(r.out.find("sphere-heightfield"), std::string::npos) << r.out;
@@ -192,6 +193,20 @@ TEST(Cli, MeshWorkItemOverflowIsRefitNotLost)
     CliRun bench = run("bench '" + path + "' --repeat 1");
     EXPECT_EQ(bench.status, 0) << bench.err;
     EXPECT_EQ(bench.err.find("overflow"), std::string::npos) << bench.err;
+}
+
+TEST(Cli, MeshModeSwitchKeepsTriangleMeshes)
+{
+    CliRun hull = run("collide '" + scene_path("mesh_on_plane") + "' --mesh-mode hull --quiet");
+    CliRun mesh = run("collide '" + scene_path("mesh_on_plane") + "' --mesh-mode mesh --quiet");
+    ASSERT_EQ(hull.status, 0) << hull.err;
+    ASSERT_EQ(mesh.status, 0) << mesh.err;
+    EXPECT_NE(hull.out.find("plane-convex hull"), std::string::npos) << hull.out;
+    EXPECT_EQ(hull.out.find("plane-mesh"), std::string::npos) << hull.out;
+    EXPECT_NE(mesh.out.find("plane-mesh"), std::string::npos) << mesh.out;
+    CliRun bad = run("collide '" + scene_path("mesh_on_plane") + "' --mesh-mode triangles");
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("unknown mesh mode 'triangles' (hull, mesh)"), std::string::npos) << bad.err;
 }
 
 TEST(Cli, HelpUsageAndFailures)

@@ -23,6 +23,8 @@ typedef struct cli_options {
     cc_broad_phase broad_phase;
     int repeat;
     int quiet;
+    int verbose;                  /* every loader note where it occurs */
+    cc_mjcf_mesh_mode mesh_mode; /* how mesh geoms become shapes */
 } cli_options;
 
 /* A scene loaded and set up on one device. */

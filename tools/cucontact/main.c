@@ -35,7 +35,11 @@ static void usage_collide(FILE* f)
             "  --deterministic         contacts sorted by key (reruns give identical files)\n"
             "  --matching latest|sticky  contact matching (implies --deterministic)\n"
             "  --broad-phase B         auto, nxn, sap or explicit (default auto)\n"
+            "  --mesh-mode hull|mesh   mesh geoms as convex hulls, as MuJoCo (default), or\n"
+            "                          as triangle meshes\n"
             "  --quiet                 do not print the loader's notes on stderr\n"
+            "  --verbose               print every ignored element and attribute where it\n"
+            "                          occurs, not only one line per kind with a count\n"
             "Points are world-space points on each shape's surface (margins excluded);\n"
             "the normal points from shape 0 to shape 1; distance is the contact-space\n"
             "signed distance (surface distance minus both margins). Shape names are the\n"
@@ -53,7 +57,11 @@ static void usage_bench(FILE* f)
             "  --repeat R              passes timed (default 10)\n"
             "  --broad-phase B         auto, nxn, sap or explicit (default auto)\n"
             "  --deterministic         sort contacts by key each pass\n"
-            "  --quiet                 do not print the loader's notes on stderr\n");
+            "  --mesh-mode hull|mesh   mesh geoms as convex hulls, as MuJoCo (default), or\n"
+            "                          as triangle meshes\n"
+            "  --quiet                 do not print the loader's notes on stderr\n"
+            "  --verbose               print every ignored element and attribute where it\n"
+            "                          occurs, not only one line per kind with a count\n");
 }
 
 static void usage_info(FILE* f)
@@ -65,7 +73,11 @@ static void usage_info(FILE* f)
             "  --device cpu|cuda[:N]   backend (default cpu)\n"
             "  --worlds N              copies of the scene (default 1)\n"
             "  --broad-phase B         auto, nxn, sap or explicit (default auto)\n"
-            "  --quiet                 do not print the loader's notes on stderr\n");
+            "  --mesh-mode hull|mesh   mesh geoms as convex hulls, as MuJoCo (default), or\n"
+            "                          as triangle meshes\n"
+            "  --quiet                 do not print the loader's notes on stderr\n"
+            "  --verbose               print every ignored element and attribute where it\n"
+            "                          occurs, not only one line per kind with a count\n");
 }
 
 static void print_log(cc_log_level level, const char* message, void* user)
@@ -115,6 +127,7 @@ int main(int argc, char** argv)
     o.worlds = 1;
     o.repeat = 10;
     o.broad_phase = CC_BROAD_PHASE_AUTO;
+    o.mesh_mode = CC_MJCF_MESH_AS_CONVEX_HULL;
     int is_collide = run == cli_collide, is_bench = run == cli_bench;
     for (int i = 2; i < argc; ++i) {
         const char* a = argv[i];
@@ -127,9 +140,11 @@ int main(int argc, char** argv)
             o.scene = a;
         } else if (!strcmp(a, "--quiet")) {
             o.quiet = 1;
+        } else if (!strcmp(a, "--verbose")) {
+            o.verbose = 1;
         } else if (!strcmp(a, "--deterministic") && (is_collide || is_bench)) {
             o.deterministic = 1;
-        } else if (!strcmp(a, "--device") || !strcmp(a, "--worlds") || !strcmp(a, "--broad-phase") ||
+        } else if (!strcmp(a, "--device") || !strcmp(a, "--worlds") || !strcmp(a, "--broad-phase") || !strcmp(a, "--mesh-mode") ||
                    (is_collide && (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--matching"))) ||
                    (is_bench && !strcmp(a, "--repeat"))) {
             if (!v) return bad_usage(cmd, "%s needs a value", a);
@@ -149,6 +164,10 @@ int main(int argc, char** argv)
                 else if (!strcmp(v, "sap")) o.broad_phase = CC_BROAD_PHASE_SAP;
                 else if (!strcmp(v, "explicit")) o.broad_phase = CC_BROAD_PHASE_EXPLICIT;
                 else return bad_usage(cmd, "unknown broad phase '%s' (auto, nxn, sap, explicit)", v);
+            } else if (!strcmp(a, "--mesh-mode")) {
+                if (!strcmp(v, "hull")) o.mesh_mode = CC_MJCF_MESH_AS_CONVEX_HULL;
+                else if (!strcmp(v, "mesh")) o.mesh_mode = CC_MJCF_MESH_AS_MESH;
+                else return bad_usage(cmd, "unknown mesh mode '%s' (hull, mesh)", v);
             } else if (!strcmp(a, "--matching")) {
                 if (!strcmp(v, "latest")) o.matching = CC_MATCHING_LATEST;
                 else if (!strcmp(v, "sticky")) o.matching = CC_MATCHING_STICKY;
@@ -165,6 +184,7 @@ int main(int argc, char** argv)
     }
     if (!o.scene) return bad_usage(cmd, "%s", "no scene file given");
     if (o.csv && o.json) return bad_usage(cmd, "%s", "give --csv or --json, not both");
+    if (o.quiet && o.verbose) return bad_usage(cmd, "%s", "give --quiet or --verbose, not both");
     if (!o.quiet) cc_set_log_callback(print_log, NULL);
     return run(&o);
 }

@@ -28,6 +28,8 @@ int cli_scene_open(const cli_options* o, const cli_capacities* caps, cli_scene* 
     if (s != CC_OK) return cli_fail("creating the builder", s), 0;
     cc_mjcf_options mo = cc_default_mjcf_options();
     mo.worlds = o->worlds;
+    mo.mesh_mode = o->mesh_mode;
+    mo.report_every_note = o->verbose;
     s = cc_builder_load_mjcf(out->builder, o->scene, &mo);
     if (s != CC_OK) {
         cli_fail("loading the scene", s);
