@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""Compare cuContact's contacts on an MJCF scene with MuJoCo's.
+
+    scripts/compare-mujoco.py SCENE.xml [--settle N] [--mesh-mode hull|mesh] [--check]
+
+The scene is compiled by MuJoCo (from PyPI; when it cannot be imported the
+script makes a virtual environment, installs it there and runs itself again),
+optionally stepped N times, and written out as a flattened snapshot that both
+engines read: one body per MuJoCo weld body at its world pose (a free body
+unless it is welded to the world), each geom at its pose with MuJoCo's
+compiled sizes, margins, gaps and collision bits, meshes as MuJoCo's compiled
+vertices and faces inline, heightfields as MuJoCo's compiled elevations, and
+<exclude> for the body pairs MuJoCo filters (parent and child, and the
+scene's own excludes). MuJoCo collides the snapshot (checked against the
+scene itself) and cuContact collides it through the cucontact tool; the
+script prints, per geom pair, whether each engine has it, the difference of
+the deepest distances, the angle between their normals, and both engines'
+collision time per call.
+
+Distances are surface distances (MuJoCo's contact.dist; cuContact's
+contact-space distance plus both margins). A pair counts for an engine when
+one of its contacts lies within the pair's detection distance (margins plus
+gaps), strictly. Explicit <pair> elements are listed apart: cuContact does
+not read them, so their geoms collide by the usual filters there.
+
+--check exits with status 1 when a pair is in one engine only or differs by
+more than --tolerance metres or --angle degrees. Exit status 77 means MuJoCo
+could not be installed (the caller treats it as skipped).
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.sax.saxutils as saxutils
+
+SKIPPED = 77
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_VENV = os.path.join(os.path.expanduser("~"), ".cache", "cucontact", "mujoco-venv")
+
+
+def ensure_mujoco():
+    """Imports mujoco, or re-runs this script from a virtual environment that has it."""
+    try:
+        import mujoco  # noqa: F401
+        return
+    except ImportError:
+        pass
+    if os.environ.get("CUCONTACT_COMPARE_IN_VENV"):
+        print("compare-mujoco: skipped: MuJoCo is not importable even in its virtual environment", file=sys.stderr)
+        sys.exit(SKIPPED)
+    venv = os.environ.get("CUCONTACT_MUJOCO_VENV", DEFAULT_VENV)
+    python = os.path.join(venv, "bin", "python")
+    try:
+        # Tests run side by side: one of them installs, the others wait.
+        import fcntl
+        os.makedirs(os.path.dirname(venv) or ".", exist_ok=True)
+        lock = open(venv + ".lock", "w")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(python):
+            print(f"compare-mujoco: installing MuJoCo from PyPI into {venv}", file=sys.stderr)
+            subprocess.run([sys.executable, "-m", "venv", venv], check=True, stdout=subprocess.DEVNULL)
+        probe = subprocess.run([python, "-c", "import mujoco"], stderr=subprocess.DEVNULL)
+        if probe.returncode != 0:
+            subprocess.run([python, "-m", "pip", "install", "--quiet", "mujoco>=4,<5"], check=True)
+        lock.close()
+    except (subprocess.CalledProcessError, OSError) as e:
+        print(f"compare-mujoco: skipped: MuJoCo cannot be installed ({e})", file=sys.stderr)
+        sys.exit(SKIPPED)
+    env = dict(os.environ, CUCONTACT_COMPARE_IN_VENV="1")
+    sys.exit(subprocess.run([python, os.path.abspath(__file__)] + sys.argv[1:], env=env).returncode)
+
+
+def fmt(values):
+    return " ".join(repr(float(v)) for v in values)
+
+
+def mat_to_quat(mat):
+    import mujoco
+    import numpy as np
+    q = np.zeros(4)
+    mujoco.mju_mat2Quat(q, np.asarray(mat, dtype=float).reshape(9))
+    return q
+
+
+def relative_pose(body_pos, body_quat, pos, quat):
+    """Pose (pos, quat) of a world frame in the frame of a body at (body_pos, body_quat)."""
+    import mujoco
+    import numpy as np
+    inv = np.zeros(4)
+    mujoco.mju_negQuat(inv, body_quat)
+    p = np.zeros(3)
+    mujoco.mju_rotVecQuat(p, np.asarray(pos) - np.asarray(body_pos), inv)
+    q = np.zeros(4)
+    mujoco.mju_mulQuat(q, inv, np.asarray(quat))
+    return p, q
+
+
+GEOM_TYPES = {0: "plane", 1: "hfield", 2: "sphere", 3: "capsule", 4: "ellipsoid", 5: "cylinder", 6: "box", 7: "mesh"}
+
+
+def geom_label(m, g):
+    import mujoco
+    name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g)
+    return name if name else f"geom {g}"
+
+
+def write_snapshot(m, d, path):
+    """The flattened scene both engines read; geom g is named g<g>."""
+    import numpy as np
+    out = ['<mujoco model="snapshot">', '<compiler angle="radian"/>', "<asset>"]
+    used_meshes, used_hfields = set(), set()
+    for g in range(m.ngeom):
+        if m.geom_type[g] == 7:
+            used_meshes.add(int(m.geom_dataid[g]))
+        elif m.geom_type[g] == 1:
+            used_hfields.add(int(m.geom_dataid[g]))
+    for k in sorted(used_meshes):
+        v0, nv = m.mesh_vertadr[k], m.mesh_vertnum[k]
+        f0, nf = m.mesh_faceadr[k], m.mesh_facenum[k]
+        verts = m.mesh_vert[v0:v0 + nv].reshape(-1)
+        faces = m.mesh_face[f0:f0 + nf].reshape(-1)
+        out.append(f'<mesh name="m{k}" vertex="{fmt(verts)}" face="{" ".join(str(int(i)) for i in faces)}"/>')
+    for k in sorted(used_hfields):
+        rows, cols = int(m.hfield_nrow[k]), int(m.hfield_ncol[k])
+        data = m.hfield_data[m.hfield_adr[k]:m.hfield_adr[k] + rows * cols].reshape(rows, cols)
+        # Inline elevation starts at the far (+y) edge: MuJoCo's last data row.
+        elev = data[::-1].reshape(-1)
+        out.append(f'<hfield name="h{k}" nrow="{rows}" ncol="{cols}" size="{fmt(m.hfield_size[k])}" elevation="{fmt(elev)}"/>')
+    out.append("</asset>")
+    out.append("<worldbody>")
+    by_weld = {}
+    for g in range(m.ngeom):
+        by_weld.setdefault(int(m.body_weldid[m.geom_bodyid[g]]), []).append(g)
+
+    def geom_xml(g, body_pos, body_quat):
+        t = GEOM_TYPES.get(int(m.geom_type[g]))
+        if t is None:
+            raise SystemExit(f"compare-mujoco: {geom_label(m, g)} has a geom type cuContact does not read (type {m.geom_type[g]})")
+        pos, quat = relative_pose(body_pos, body_quat, d.geom_xpos[g], mat_to_quat(d.geom_xmat[g]))
+        attrs = [f'name="g{g}"', f'type="{t}"', f'pos="{fmt(pos)}"', f'quat="{fmt(quat)}"',
+                 f'contype="{int(m.geom_contype[g])}"', f'conaffinity="{int(m.geom_conaffinity[g])}"',
+                 f'margin="{float(m.geom_margin[g])!r}"', f'gap="{float(m.geom_gap[g])!r}"']
+        if t == "mesh":
+            attrs.append(f'mesh="m{int(m.geom_dataid[g])}"')
+        elif t == "hfield":
+            attrs.append(f'hfield="h{int(m.geom_dataid[g])}"')
+        else:
+            attrs.append(f'size="{fmt(m.geom_size[g])}"')
+        return "<geom " + " ".join(attrs) + "/>"
+
+    for w in sorted(by_weld):
+        if w == 0:
+            for g in by_weld[w]:
+                out.append(geom_xml(g, np.zeros(3), np.array([1.0, 0, 0, 0])))
+            continue
+        bp, bq = d.xpos[w], d.xquat[w]
+        for g in by_weld[w]:
+            if m.geom_type[g] == 1:
+                raise SystemExit(f"compare-mujoco: heightfield {geom_label(m, g)} moves with a body; cuContact keeps heightfields static")
+        out.append(f'<body name="b{w}" pos="{fmt(bp)}" quat="{fmt(bq)}"><freejoint/>')
+        out.extend(geom_xml(g, bp, bq) for g in by_weld[w])
+        out.append("</body>")
+    out.append("</worldbody>")
+    # MuJoCo filters weld bodies and their weld parents (filterparent), and
+    # the scene's excludes; both become excludes between snapshot bodies.
+    excludes = set()
+    filter_parent = not (m.opt.disableflags & 2 ** 5)  # mjDSBL_FILTERPARENT
+    welds = sorted(w for w in by_weld if w != 0)
+    if filter_parent:
+        for a in welds:
+            pa = int(m.body_weldid[m.body_parentid[a]])
+            for b in welds:
+                pb = int(m.body_weldid[m.body_parentid[b]])
+                if a < b and (a == pb or b == pa):
+                    excludes.add((a, b))
+    for sig in m.exclude_signature:
+        b1, b2 = int(sig) >> 16, int(sig) & 0xFFFF
+        w1, w2 = int(m.body_weldid[b1]), int(m.body_weldid[b2])
+        if w1 != w2 and w1 in by_weld and w2 in by_weld:
+            excludes.add((min(w1, w2), max(w1, w2)))
+    if excludes:
+        out.append("<contact>")
+        name = lambda w: "world" if w == 0 else f"b{w}"
+        out.extend(f'<exclude body1="{name(a)}" body2="{name(b)}"/>' for a, b in sorted(excludes))
+        out.append("</contact>")
+    out.append("</mujoco>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def snapshot_ids(m):
+    """The scene's geom index of each snapshot geom (named g<index>)."""
+    import mujoco
+    return [int(mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g)[1:]) for g in range(m.ngeom)]
+
+
+def explicit_limits(m):
+    """{(g1, g2): detection distance} of the model's <pair> elements (their own margin plus gap)."""
+    return {(min(int(a), int(b)), max(int(a), int(b))): float(mg + gp)
+            for a, b, mg, gp in zip(m.pair_geom1, m.pair_geom2, m.pair_margin, m.pair_gap)}
+
+
+def mujoco_pairs(m, d, ids=None):
+    """{(g1, g2): (count, deepest dist, normal from g1 to g2)} of contacts within the detection distance,
+    geoms numbered by `ids` (default: the model's own)."""
+    import numpy as np
+    pairs = {}
+    explicit = explicit_limits(m)
+    for c in d.contact[:d.ncon]:
+        g1, g2 = int(c.geom[0]), int(c.geom[1])
+        limit = explicit.get((min(g1, g2), max(g1, g2)),
+                             m.geom_margin[g1] + m.geom_margin[g2] + m.geom_gap[g1] + m.geom_gap[g2])
+        if not c.dist < limit:
+            continue
+        if ids is not None:
+            g1, g2 = ids[g1], ids[g2]
+        n = np.array(c.frame[:3])
+        if g1 > g2:
+            g1, g2, n = g2, g1, -n
+        prev = pairs.get((g1, g2))
+        if prev is None or c.dist < prev[1]:
+            pairs[(g1, g2)] = ((prev[0] if prev else 0) + 1, float(c.dist), n)
+        else:
+            pairs[(g1, g2)] = (prev[0] + 1, prev[1], prev[2])
+    return pairs
+
+
+def time_mujoco(m, d, repeat):
+    import mujoco
+    mujoco.mj_collision(m, d)
+    start = time.perf_counter()
+    for _ in range(repeat):
+        mujoco.mj_collision(m, d)
+    return (time.perf_counter() - start) / repeat * 1e3
+
+
+def cucontact_pairs(tool, snapshot, mesh_mode, m):
+    import numpy as np
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "contacts.json")
+        r = subprocess.run([tool, "collide", snapshot, "--json", out, "--mesh-mode", mesh_mode, "--quiet"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise SystemExit(f"compare-mujoco: cucontact collide failed: {r.stderr.strip()}")
+        with open(out) as f:
+            contacts = json.load(f)["contacts"]
+    pairs = {}
+    for c in contacts:
+        g1, g2 = int(c["name0"][1:]), int(c["name1"][1:])
+        n = np.array(c["normal"], dtype=float)
+        dist = float(c["distance"]) + float(m.geom_margin[g1]) + float(m.geom_margin[g2])
+        if g1 > g2:
+            g1, g2, n = g2, g1, -n
+        prev = pairs.get((g1, g2))
+        if prev is None or dist < prev[1]:
+            pairs[(g1, g2)] = ((prev[0] if prev else 0) + 1, dist, n)
+        else:
+            pairs[(g1, g2)] = (prev[0] + 1, prev[1], prev[2])
+    return pairs
+
+
+def time_cucontact(tool, snapshot, mesh_mode, repeat):
+    r = subprocess.run([tool, "bench", snapshot, "--repeat", str(repeat), "--mesh-mode", mesh_mode, "--quiet"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return float("nan")
+    lines = r.stdout.splitlines()
+    head = lines[0].split()
+    row = lines[1].split()
+    return float(row[head.index("total_ms")])
+
+
+def find_tool(given):
+    if given:
+        return given
+    for p in (os.path.join(HERE, "..", "build", "tools", "cucontact", "cucontact"), shutil.which("cucontact")):
+        if p and os.path.exists(p):
+            return os.path.abspath(p)
+    raise SystemExit("compare-mujoco: no cucontact tool found; build it (scripts/build.sh) or pass --cucontact PATH")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("scene")
+    ap.add_argument("--settle", type=int, default=0, help="MuJoCo steps before the snapshot (0)")
+    ap.add_argument("--mesh-mode", choices=["hull", "mesh"], default="hull", help="how cuContact collides mesh geoms (hull)")
+    ap.add_argument("--cucontact", help="the cucontact tool (default: build/tools/cucontact/cucontact, then PATH)")
+    ap.add_argument("--snapshot", help="where to keep the snapshot (default: a temporary file)")
+    ap.add_argument("--repeat", type=int, default=200, help="collision calls timed per engine (200)")
+    ap.add_argument("--tolerance", type=float, default=1e-4, help="--check's distance tolerance [m] (1e-4)")
+    ap.add_argument("--angle", type=float, default=1.0, help="--check's normal tolerance [degrees] (1)")
+    ap.add_argument("--check", action="store_true", help="exit 1 when the engines disagree beyond the tolerances")
+    args = ap.parse_args()
+    ensure_mujoco()
+    import mujoco
+    import numpy as np
+
+    tool = find_tool(args.cucontact)
+    try:
+        m = mujoco.MjModel.from_xml_path(args.scene)
+    except Exception as e:  # MuJoCo's loader raises ValueError with the file and line
+        raise SystemExit(f"compare-mujoco: MuJoCo cannot load {args.scene}: {e}")
+    d = mujoco.MjData(m)
+    for _ in range(args.settle):
+        mujoco.mj_step(m, d)
+    mujoco.mj_forward(m, d)
+    original = mujoco_pairs(m, d)
+
+    keep = args.snapshot
+    snapshot = keep or tempfile.mkstemp(suffix=".xml", prefix="cucontact-snapshot-")[1]
+    try:
+        write_snapshot(m, d, snapshot)
+        ms = mujoco.MjModel.from_xml_path(snapshot)
+        ds = mujoco.MjData(ms)
+        mujoco.mj_forward(ms, ds)
+        ref = mujoco_pairs(ms, ds, snapshot_ids(ms))
+        explicit = set(explicit_limits(m))
+        # The snapshot has no <pair>: MuJoCo's answers for them come from the scene.
+        for key in explicit:
+            ref.pop(key, None)
+            if key in original:
+                ref[key] = original[key]
+        got = cucontact_pairs(tool, snapshot, args.mesh_mode, m)
+        t_mj = time_mujoco(ms, ds, args.repeat)
+        t_cc = time_cucontact(tool, snapshot, args.mesh_mode, args.repeat)
+    finally:
+        if not keep and os.path.exists(snapshot):
+            os.remove(snapshot)
+
+    # The snapshot itself: the explicit pairs are gone from it by design.
+    plain_original = {k: v for k, v in original.items() if k not in explicit}
+    plain_ref = {k: v for k, v in ref.items() if k not in explicit}
+    snapshot_ok = set(plain_original) == set(plain_ref) and all(
+        abs(plain_original[k][1] - plain_ref[k][1]) < 1e-6 for k in plain_ref)
+
+    rows, worst_d, worst_a, only = [], 0.0, 0.0, 0
+    for key in sorted(set(ref) | set(got)):
+        a, b = ref.get(key), got.get(key)
+        names = f"{geom_label(m, key[0])} / {geom_label(m, key[1])}"
+        if key in explicit:
+            status = "explicit <pair> (cuContact: usual filters)"
+        elif a and b:
+            status = "both"
+        else:
+            status = "only MuJoCo" if a else "only cuContact"
+        diff = angle = float("nan")
+        if a and b:
+            diff = b[1] - a[1]
+            cosine = float(np.clip(np.dot(a[2], b[2]) / (np.linalg.norm(a[2]) * np.linalg.norm(b[2])), -1.0, 1.0))
+            angle = math.degrees(math.acos(cosine))
+        if key not in explicit:
+            if status == "both":
+                worst_d, worst_a = max(worst_d, abs(diff)), max(worst_a, angle)
+            else:
+                only += 1
+        rows.append((names, status, a, b, diff, angle))
+
+    print(f"scene: {args.scene}  (settled {args.settle} steps; cuContact meshes as {args.mesh_mode})")
+    print(f"snapshot: {'MuJoCo finds the same pairs and distances on it' if snapshot_ok else 'WARNING: MuJoCo finds other contacts on the snapshot than on the scene'}")
+    print(f"{'pair':44} {'status':16} {'mj n':>4} {'mj deepest':>12} {'cc n':>4} {'cc deepest':>12} {'diff [m]':>10} {'angle':>7}")
+    for names, status, a, b, diff, angle in rows:
+        print(f"{names[:44]:44} {status[:16]:16} {a[0] if a else 0:4d} {a[1] if a else float('nan'):12.6f} "
+              f"{b[0] if b else 0:4d} {b[1] if b else float('nan'):12.6f} {diff:10.2e} {angle:7.3f}")
+        if status.startswith("explicit"):
+            print(f"{'':44} ^ {status}")
+    both = sum(1 for r in rows if r[1] == "both")
+    print(f"pairs: {both} in both, {only} in one engine only, {len(explicit & (set(ref) | set(got)))} explicit; "
+          f"worst distance difference {worst_d:.2e} m, worst normal angle {worst_a:.3f} deg")
+    print(f"collision time per call: MuJoCo {t_mj:.4f} ms, cuContact {t_cc:.4f} ms"
+          + (f" (MuJoCo / cuContact {t_mj / t_cc:.2f})" if t_cc > 0 else ""))
+    if args.check and (only or worst_d > args.tolerance or worst_a > args.angle or not snapshot_ok):
+        print(f"compare-mujoco: the engines disagree beyond {args.tolerance} m / {args.angle} deg", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
