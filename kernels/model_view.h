@@ -17,6 +17,17 @@
 #define CC_SHAPE_FLAG_STATIC 2u        /* on body -1 or on a static body */
 #define CC_SHAPE_FLAG_FILTER_PARENT 4u /* skip pairs with the parent/child body */
 #define CC_SHAPE_FLAG_HAS_FILTERS 8u   /* appears in the explicit filter-pair list */
+#define CC_SHAPE_FLAG_IN_CONTACT_PAIR 16u /* appears in the contact-pair list */
+/* Collides only through its contact pairs: its own rules (group 0, zero
+ * bitmasks, has_shape_collision off) meet nothing (COLLIDES is set so that
+ * the broad phases see it). */
+#define CC_SHAPE_FLAG_PAIRS_ONLY 32u
+
+/* A contact pair's own margin and gap, in place of the two shapes' sums. */
+typedef struct cc_contact_pair_params {
+    float margin; /* [m] */
+    float gap;    /* [m] */
+} cc_contact_pair_params;
 
 /* What the narrow phase reads of a shape, packed into 32 bytes so that a
  * pair costs two cache lines of static data rather than one per field. */
@@ -51,7 +62,8 @@ typedef struct cc_body_mass {
     X(uint32_t, shape_affinity_bits, "(nshape) collision affinity bitmask (MuJoCo conaffinity)") \
     X(cc_material, shape_material, "(nshape) penalty-model material")                 \
     X(cc_compliant_params, shape_compliant, "(nshape) compliant-model parameters")    \
-    X(float, shape_point_area, "(nshape) area a point contact on the shape stands for [m^2]; 3.4e38 for planes and heightfields")
+    X(float, shape_point_area, "(nshape) area a point contact on the shape stands for [m^2]; 3.4e38 for planes and heightfields") \
+    X(float, shape_bounds_pad, "(nshape) growth of the shape's bounds: margin + gap, or half a contact pair's margin + gap when larger [m]")
 
 #define CC_BODY_COLUMNS(X)                                                           \
     X(int, body_world, "(nbody) world index, -1 for global bodies")                 \
@@ -74,7 +86,9 @@ typedef struct cc_body_mass {
     X(unsigned, mesh_triangle_flags, "open and flat edges of each triangle (mesh/triangle.h)") \
     X(cc_mesh_triangle, mesh_triangle_adjacent, "per edge the neighbour triangle (relative to the mesh), -1 when open") \
     X(cc_hfield_desc, hfields, "heightfields: ranges into hfield_samples")          \
-    X(float, hfield_samples, "heightfield samples, row-major, unscaled")
+    X(float, hfield_samples, "heightfield samples, row-major, unscaled") \
+    X(uint64_t, contact_pair_keys, "sorted keys (min_shape << 32 | max_shape) of the contact pairs") \
+    X(cc_contact_pair_params, contact_pair_params, "margin and gap of each contact pair, parallel to contact_pair_keys")
 
 #define CC_DECLARE_COLUMN_POINTER(type, name, comment) type* name;
 #define CC_DECLARE_POOL(type, name, comment) \
@@ -93,6 +107,15 @@ typedef struct cc_model_view {
     uint64_t* filter_pairs;
     CC_POOL_COLUMNS(CC_DECLARE_POOL)
 } cc_model_view;
+
+/* Key of the shape pair (a, b) in the filter and contact-pair tables:
+ * min_shape << 32 | max_shape, the same for either order. */
+CC_HD uint64_t cc_filter_pair_key(int a, int b)
+{
+    uint32_t lo = (uint32_t)(a < b ? a : b);
+    uint32_t hi = (uint32_t)(a < b ? b : a);
+    return ((uint64_t)lo << 32) | hi;
+}
 
 /* The hull a shape uses, resolved from the model's pools. */
 CC_HD cc_hull_ref cc_hull_ref_of(const cc_model_view* m, int shape)

@@ -11,7 +11,8 @@ unless it is welded to the world), each geom at its pose with MuJoCo's
 compiled sizes, margins, gaps and collision bits, meshes as MuJoCo's compiled
 vertices and faces inline, heightfields as MuJoCo's compiled elevations, and
 <exclude> for the body pairs MuJoCo filters (parent and child, and the
-scene's own excludes). MuJoCo collides the snapshot (checked against the
+scene's own excludes), and the scene's <pair> elements with their margins
+and gaps. MuJoCo collides the snapshot (checked against the
 scene itself) and cuContact collides it through the cucontact tool; the
 script prints, per geom pair, whether each engine has it, the difference of
 the deepest distances, the angle between their normals, and both engines'
@@ -20,8 +21,7 @@ collision time per call.
 Distances are surface distances (MuJoCo's contact.dist; cuContact's
 contact-space distance plus both margins). A pair counts for an engine when
 one of its contacts lies within the pair's detection distance (margins plus
-gaps), strictly. Explicit <pair> elements are listed apart: cuContact does
-not read them, so their geoms collide by the usual filters there.
+gaps, or an explicit pair's own), strictly. Explicit pairs are marked.
 
 --check exits with status 1 when a pair is in one engine only or differs by
 more than --tolerance metres or --angle degrees. Exit status 77 means MuJoCo
@@ -183,10 +183,12 @@ def write_snapshot(m, d, path):
         w1, w2 = int(m.body_weldid[b1]), int(m.body_weldid[b2])
         if w1 != w2 and w1 in by_weld and w2 in by_weld:
             excludes.add((min(w1, w2), max(w1, w2)))
-    if excludes:
+    if excludes or m.npair:
         out.append("<contact>")
         name = lambda w: "world" if w == 0 else f"b{w}"
         out.extend(f'<exclude body1="{name(a)}" body2="{name(b)}"/>' for a, b in sorted(excludes))
+        out.extend(f'<pair geom1="g{int(a)}" geom2="g{int(b)}" margin="{float(mg)!r}" gap="{float(gp)!r}"/>'
+                   for a, b, mg, gp in zip(m.pair_geom1, m.pair_geom2, m.pair_margin, m.pair_gap))
         out.append("</contact>")
     out.append("</mujoco>")
     with open(path, "w") as f:
@@ -250,10 +252,14 @@ def cucontact_pairs(tool, snapshot, mesh_mode, m):
         with open(out) as f:
             contacts = json.load(f)["contacts"]
     pairs = {}
+    pair_margin = {(min(int(a), int(b)), max(int(a), int(b))): float(mg) for a, b, mg in zip(m.pair_geom1, m.pair_geom2, m.pair_margin)}
     for c in contacts:
         g1, g2 = int(c["name0"][1:]), int(c["name1"][1:])
         n = np.array(c["normal"], dtype=float)
-        dist = float(c["distance"]) + float(m.geom_margin[g1]) + float(m.geom_margin[g2])
+        # Contact-space distance plus the margins it excludes: the pair's own
+        # for an explicit pair, else both geoms'.
+        margin = pair_margin.get((min(g1, g2), max(g1, g2)), float(m.geom_margin[g1]) + float(m.geom_margin[g2]))
+        dist = float(c["distance"]) + margin
         if g1 > g2:
             g1, g2, n = g2, g1, -n
         prev = pairs.get((g1, g2))
@@ -320,11 +326,6 @@ def main():
         mujoco.mj_forward(ms, ds)
         ref = mujoco_pairs(ms, ds, snapshot_ids(ms))
         explicit = set(explicit_limits(m))
-        # The snapshot has no <pair>: MuJoCo's answers for them come from the scene.
-        for key in explicit:
-            ref.pop(key, None)
-            if key in original:
-                ref[key] = original[key]
         got = cucontact_pairs(tool, snapshot, args.mesh_mode, m)
         t_mj = time_mujoco(ms, ds, args.repeat)
         t_cc = time_cucontact(tool, snapshot, args.mesh_mode, args.repeat)
@@ -332,32 +333,27 @@ def main():
         if not keep and os.path.exists(snapshot):
             os.remove(snapshot)
 
-    # The snapshot itself: the explicit pairs are gone from it by design.
-    plain_original = {k: v for k, v in original.items() if k not in explicit}
-    plain_ref = {k: v for k, v in ref.items() if k not in explicit}
-    snapshot_ok = set(plain_original) == set(plain_ref) and all(
-        abs(plain_original[k][1] - plain_ref[k][1]) < 1e-6 for k in plain_ref)
+    snapshot_ok = set(original) == set(ref) and all(abs(original[k][1] - ref[k][1]) < 1e-6 for k in ref)
 
     rows, worst_d, worst_a, only = [], 0.0, 0.0, 0
     for key in sorted(set(ref) | set(got)):
         a, b = ref.get(key), got.get(key)
         names = f"{geom_label(m, key[0])} / {geom_label(m, key[1])}"
-        if key in explicit:
-            status = "explicit <pair> (cuContact: usual filters)"
-        elif a and b:
+        if a and b:
             status = "both"
         else:
             status = "only MuJoCo" if a else "only cuContact"
+        if key in explicit:
+            status += " (pair)"
         diff = angle = float("nan")
         if a and b:
             diff = b[1] - a[1]
             cosine = float(np.clip(np.dot(a[2], b[2]) / (np.linalg.norm(a[2]) * np.linalg.norm(b[2])), -1.0, 1.0))
             angle = math.degrees(math.acos(cosine))
-        if key not in explicit:
-            if status == "both":
-                worst_d, worst_a = max(worst_d, abs(diff)), max(worst_a, angle)
-            else:
-                only += 1
+        if a and b:
+            worst_d, worst_a = max(worst_d, abs(diff)), max(worst_a, angle)
+        else:
+            only += 1
         rows.append((names, status, a, b, diff, angle))
 
     print(f"scene: {args.scene}  (settled {args.settle} steps; cuContact meshes as {args.mesh_mode})")
@@ -366,10 +362,8 @@ def main():
     for names, status, a, b, diff, angle in rows:
         print(f"{names[:44]:44} {status[:16]:16} {a[0] if a else 0:4d} {a[1] if a else float('nan'):12.6f} "
               f"{b[0] if b else 0:4d} {b[1] if b else float('nan'):12.6f} {diff:10.2e} {angle:7.3f}")
-        if status.startswith("explicit"):
-            print(f"{'':44} ^ {status}")
-    both = sum(1 for r in rows if r[1] == "both")
-    print(f"pairs: {both} in both, {only} in one engine only, {len(explicit & (set(ref) | set(got)))} explicit; "
+    both = sum(1 for r in rows if r[1].startswith("both"))
+    print(f"pairs: {both} in both, {only} in one engine only, {len(explicit & (set(ref) | set(got)))} of them explicit; "
           f"worst distance difference {worst_d:.2e} m, worst normal angle {worst_a:.3f} deg")
     print(f"collision time per call: MuJoCo {t_mj:.4f} ms, cuContact {t_cc:.4f} ms"
           + (f" (MuJoCo / cuContact {t_mj / t_cc:.2f})" if t_cc > 0 else ""))

@@ -213,6 +213,7 @@ static void loader_free(mj_loader* L)
     cc_host_free(L->body_nodes);
     cc_host_free(L->body_slots);
     cc_host_free(L->late_filters);
+    cc_host_free(L->late_pairs);
     cc_host_free(L->notes);
     cc_builder_destroy(L->templ);
     cc_xml_arena_free(&L->arena);
@@ -256,6 +257,10 @@ static cc_status load(cc_builder* b, const char* text, size_t size, const char* 
     for (int i = 0; s == CC_OK && i < L.late_count; i += 2)
         for (int w = 0; s == CC_OK && w < o.worlds; ++w)
             s = cc_builder_add_filter_pair(b, L.late_filters[i].index, shape0 + w * L.templ->shape_count + L.late_filters[i + 1].index);
+    for (int i = 0; s == CC_OK && i < L.late_pair_count; ++i)
+        for (int w = 0; s == CC_OK && w < o.worlds; ++w)
+            s = cc_builder_add_contact_pair(b, L.late_pairs[i].global, shape0 + w * L.templ->shape_count + L.late_pairs[i].templ,
+                                            &L.late_pairs[i].def);
     if (s != CC_OK) cc_builder_rollback(b, &mark);
     loader_free(&L);
     return s == CC_OK ? cc_ok() : s;

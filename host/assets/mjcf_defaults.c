@@ -11,6 +11,7 @@ const char* const mjcf_geom_attrs[] = {"name", "class", "type", "size", "pos", "
                                          "friction", "margin", "gap", "density", NULL};
 const char* const mjcf_joint_attrs[] = {"name", "class", "type", NULL};
 const char* const mjcf_mesh_attrs[] = {"name", "class", "file", "scale", "vertex", "face", "maxhullvert", NULL};
+const char* const mjcf_pair_attrs[] = {"name", "class", "geom1", "geom2", "margin", "gap", NULL};
 
 const mj_class* mjcf_find_class(const mj_loader* L, const char* name)
 {
@@ -66,6 +67,7 @@ static cc_status define_class(mj_loader* L, cc_xml_node* n, const mj_class* pare
         if (!strcmp(ch->name, "geom")) known = mjcf_geom_attrs;
         else if (!strcmp(ch->name, "joint")) known = mjcf_joint_attrs;
         else if (!strcmp(ch->name, "mesh")) known = mjcf_mesh_attrs;
+        else if (!strcmp(ch->name, "pair")) known = mjcf_pair_attrs;
         else if (!strcmp(ch->name, "default")) continue;
         if (!known) {
             char key[160];

@@ -76,6 +76,13 @@ typedef struct mj_body {
     int count, capacity;
 } mj_body;
 
+/* A <pair> of a global shape and a template one, added to every world
+ * once the template is replicated. */
+typedef struct mj_late_pair {
+    int global, templ;
+    cc_contact_pair_def def;
+} mj_late_pair;
+
 /* One kind of loader note, counted (mjcf_notes.c). */
 typedef struct mj_note {
     const char* key;
@@ -114,6 +121,8 @@ typedef struct mj_loader {
     int body_count, body_capacity;
     mj_shape_ref* late_filters; /* pairs (global, template) to filter after replication */
     int late_count, late_capacity;
+    mj_late_pair* late_pairs; /* contact pairs (global, template) to add after replication */
+    int late_pair_count, late_pair_capacity;
     mj_note* notes; /* (mjcf_notes.c) */
     int note_count, note_capacity;
 } mj_loader;
@@ -185,6 +194,7 @@ cc_status mjcf_read_default(mj_loader* L, cc_xml_node* n, const mj_class* parent
 extern const char* const mjcf_geom_attrs[];
 extern const char* const mjcf_joint_attrs[];
 extern const char* const mjcf_mesh_attrs[];
+extern const char* const mjcf_pair_attrs[];
 
 /* ---- Paths and mesh and heightfield assets (mjcf_assets.c) */
 

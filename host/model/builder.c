@@ -89,6 +89,7 @@ void cc_builder_destroy(cc_builder* b)
     cc_host_free(b->bodies);
     cc_host_free(b->shapes);
     cc_host_free(b->filters);
+    cc_host_free(b->contact_pairs);
     for (int i = 0; i < b->hull_count; ++i) cc_hull_data_free(&b->hulls[i]);
     cc_host_free(b->hulls);
     for (int i = 0; i < b->mesh_count; ++i) mesh_data_free(&b->meshes[i]);
@@ -706,6 +707,42 @@ cc_status cc_builder_add_filter_pair(cc_builder* b, int shape_a, int shape_b)
     return cc_ok();
 }
 
+cc_contact_pair_def cc_default_contact_pair_def(void)
+{
+    cc_contact_pair_def d;
+    d.margin = 0.0f;
+    d.gap = 0.0f;
+    d.cookie = CC_DEF_COOKIE;
+    return d;
+}
+
+cc_status cc_builder_add_contact_pair(cc_builder* b, int shape_a, int shape_b, const cc_contact_pair_def* def)
+{
+    static const char* what = "cc_builder_add_contact_pair";
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    cc_contact_pair_def d = def ? *def : cc_default_contact_pair_def();
+    if (d.cookie != CC_DEF_COOKIE)
+        return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_contact_pair_def(); start from it and change fields", what);
+    if (shape_a < 0 || shape_a >= b->shape_count || shape_b < 0 || shape_b >= b->shape_count)
+        return cc_fail(CC_ERR_INVALID_SHAPE, "%s: shapes (%d, %d) are not both in 0..%d", what, shape_a, shape_b, b->shape_count - 1);
+    if (shape_a == shape_b)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a shape never collides with itself; give two different shapes", what);
+    if (!(d.margin >= 0.0f && d.margin <= CC_SIZE_MAX) || !(d.gap >= 0.0f && d.gap <= CC_SIZE_MAX))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %g and gap %g must be finite and in [0, %g] m", what, (double)d.margin,
+                       (double)d.gap, (double)CC_SIZE_MAX);
+    if (!cc_reserve((void**)&b->contact_pairs, &b->contact_pair_capacity, b->contact_pair_count + 1, sizeof *b->contact_pairs))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    cc_contact_pair_record* r = &b->contact_pairs[b->contact_pair_count++];
+    r->a = shape_a < shape_b ? shape_a : shape_b;
+    r->b = shape_a < shape_b ? shape_b : shape_a;
+    r->margin = d.margin;
+    r->gap = d.gap;
+    int ka = block_of_shape(b, shape_a), kb = block_of_shape(b, shape_b);
+    if (ka >= 0) b->blocks[ka].irregular = 1;
+    if (kb >= 0) b->blocks[kb].irregular = 1;
+    return cc_ok();
+}
+
 cc_status cc_builder_begin_world(cc_builder* b, int* out_world)
 {
     if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_begin_world: builder is NULL");
@@ -735,10 +772,11 @@ typedef struct pool_offsets {
 /* Appends one copy of templ as world `world`; the caller rolls back on failure. */
 static cc_status append_copy(cc_builder* b, const cc_builder* t, int world, pool_offsets off)
 {
-    int body0 = b->body_count, shape0 = b->shape_count, filter0 = b->filter_count;
+    int body0 = b->body_count, shape0 = b->shape_count, filter0 = b->filter_count, pair0 = b->contact_pair_count;
     if (!cc_reserve((void**)&b->bodies, &b->body_capacity, body0 + t->body_count, sizeof *b->bodies) ||
         !cc_reserve((void**)&b->shapes, &b->shape_capacity, shape0 + t->shape_count, sizeof *b->shapes) ||
-        !cc_reserve((void**)&b->filters, &b->filter_capacity, filter0 + t->filter_count, sizeof *b->filters))
+        !cc_reserve((void**)&b->filters, &b->filter_capacity, filter0 + t->filter_count, sizeof *b->filters) ||
+        !cc_reserve((void**)&b->contact_pairs, &b->contact_pair_capacity, pair0 + t->contact_pair_count, sizeof *b->contact_pairs))
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory while copying a world");
     for (int i = 0; i < t->body_count; ++i) {
         cc_body_record r = t->bodies[i];
@@ -762,9 +800,16 @@ static cc_status append_copy(cc_builder* b, const cc_builder* t, int world, pool
         b->filters[filter0 + i].a = t->filters[i].a + shape0;
         b->filters[filter0 + i].b = t->filters[i].b + shape0;
     }
+    for (int i = 0; i < t->contact_pair_count; ++i) {
+        cc_contact_pair_record r = t->contact_pairs[i];
+        r.a += shape0;
+        r.b += shape0;
+        b->contact_pairs[pair0 + i] = r;
+    }
     b->body_count += t->body_count;
     b->shape_count += t->shape_count;
     b->filter_count += t->filter_count;
+    b->contact_pair_count += t->contact_pair_count;
     return CC_OK;
 }
 
@@ -846,6 +891,7 @@ cc_builder_mark cc_builder_get_mark(const cc_builder* b)
     m.body_count = b->body_count;
     m.shape_count = b->shape_count;
     m.filter_count = b->filter_count;
+    m.contact_pair_count = b->contact_pair_count;
     m.hull_count = b->hull_count;
     m.mesh_count = b->mesh_count;
     m.hfield_count = b->hfield_count;
@@ -860,6 +906,7 @@ void cc_builder_rollback(cc_builder* b, const cc_builder_mark* m)
     b->body_count = m->body_count;
     b->shape_count = m->shape_count;
     b->filter_count = m->filter_count;
+    b->contact_pair_count = m->contact_pair_count;
     while (b->hull_count > m->hull_count) cc_hull_data_free(&b->hulls[--b->hull_count]);
     while (b->mesh_count > m->mesh_count) mesh_data_free(&b->meshes[--b->mesh_count]);
     while (b->hfield_count > m->hfield_count) cc_host_free(b->hfields[--b->hfield_count].heights);

@@ -52,13 +52,19 @@ typedef struct cc_hfield_data {
 
 /* Counts of every builder array, so that a loader can undo what it added. */
 typedef struct cc_builder_mark {
-    int body_count, shape_count, filter_count, hull_count, mesh_count, hfield_count;
+    int body_count, shape_count, filter_count, contact_pair_count, hull_count, mesh_count, hfield_count;
     int name_count, block_count, world_count;
 } cc_builder_mark;
 
 typedef struct cc_index_pair {
     int a, b;
 } cc_index_pair;
+
+/* An explicit contact pair: shapes a < b and the pair's margin and gap. */
+typedef struct cc_contact_pair_record {
+    int a, b;
+    float margin, gap;
+} cc_contact_pair_record;
 
 /* Consecutive copies of one template laid out with fixed strides: copy c
  * owns shapes first_shape + c*shape_stride + [0, shape_stride) and world
@@ -80,6 +86,8 @@ struct cc_builder {
     int shape_count, shape_capacity;
     cc_index_pair* filters;
     int filter_count, filter_capacity;
+    cc_contact_pair_record* contact_pairs; /* in the order added; the last of a repeated pair wins */
+    int contact_pair_count, contact_pair_capacity;
     cc_hull_data* hulls; /* hull pool, shared by shapes of every world */
     int hull_count, hull_capacity;
     cc_mesh_data* meshes; /* mesh pool, shared like hulls */

@@ -226,8 +226,54 @@ static float shape_point_area(const cc_model_view* v, int i)
     return isfinite(area) && area > 0.0f ? area : FLT_MAX;
 }
 
+/* A contact pair's key and its place in the order added. */
+typedef struct keyed_pair {
+    uint64_t key;
+    int order;
+} keyed_pair;
+
+static int compare_keyed(const void* a, const void* b)
+{
+    const keyed_pair *x = (const keyed_pair*)a, *y = (const keyed_pair*)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The contact pairs as sorted, duplicate-free keys (the last added of a
+ * repeated pair wins) with their parameters; *out_keys and *out_params are
+ * cc_host_alloc'd. Returns the count, or -1 on no memory. */
+static int sorted_contact_pairs(const cc_builder* b, uint64_t** out_keys, cc_contact_pair_params** out_params)
+{
+    int n = b->contact_pair_count;
+    keyed_pair* kp = (keyed_pair*)cc_host_alloc(sizeof *kp * (size_t)(n + 1));
+    uint64_t* keys = (uint64_t*)cc_host_alloc(sizeof(uint64_t) * (size_t)(n + 1));
+    cc_contact_pair_params* params = (cc_contact_pair_params*)cc_host_alloc(sizeof *params * (size_t)(n + 1));
+    if (!kp || !keys || !params) {
+        cc_host_free(kp), cc_host_free(keys), cc_host_free(params);
+        return -1;
+    }
+    for (int i = 0; i < n; ++i) {
+        kp[i].key = cc_filter_pair_key(b->contact_pairs[i].a, b->contact_pairs[i].b);
+        kp[i].order = i;
+    }
+    qsort(kp, (size_t)n, sizeof *kp, compare_keyed);
+    int count = 0;
+    for (int i = 0; i < n; ++i) {
+        if (i + 1 < n && kp[i + 1].key == kp[i].key) continue; /* a later one follows */
+        const cc_contact_pair_record* r = &b->contact_pairs[kp[i].order];
+        keys[count] = kp[i].key;
+        params[count].margin = r->margin;
+        params[count].gap = r->gap;
+        count++;
+    }
+    cc_host_free(kp);
+    *out_keys = keys;
+    *out_params = params;
+    return count;
+}
+
 static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys, const cc_mass_properties* mass,
-                           const mesh_bvh* bvh)
+                           const mesh_bvh* bvh, const uint64_t* pair_keys, const cc_contact_pair_params* pair_params)
 {
     v->gravity = b->gravity;
     for (int i = 0; i < b->body_count; ++i) {
@@ -261,6 +307,23 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         v->shape_affinity_bits[i] = r->affinity_bits;
         v->shape_material[i] = r->material;
         v->shape_compliant[i] = r->compliant;
+        v->shape_bounds_pad[i] = r->margin + r->gap;
+    }
+    /* Contact pairs: both shapes take part (COLLIDES), those whose own
+     * rules meet nothing only through their pairs (PAIRS_ONLY); their
+     * bounds grow to half the pair's reach, so that the two boxes meet
+     * whenever the shapes are within the pair's margin and gap. */
+    for (int i = 0; i < v->contact_pair_keys_count; ++i) {
+        v->contact_pair_keys[i] = pair_keys[i];
+        v->contact_pair_params[i] = pair_params[i];
+        int ends[2] = {(int)(pair_keys[i] >> 32), (int)(pair_keys[i] & 0xffffffffu)};
+        for (int k = 0; k < 2; ++k) {
+            unsigned* f = &v->shape_flags[ends[k]];
+            if (!(*f & CC_SHAPE_FLAG_COLLIDES)) *f |= CC_SHAPE_FLAG_COLLIDES | CC_SHAPE_FLAG_PAIRS_ONLY;
+            *f |= CC_SHAPE_FLAG_IN_CONTACT_PAIR;
+            float half = 0.5f * (pair_params[i].margin + pair_params[i].gap);
+            if (half > v->shape_bounds_pad[ends[k]]) v->shape_bounds_pad[ends[k]] = half;
+        }
     }
     fill_hull_pools(b, v);
     fill_mesh_pools(b, bvh, v);
@@ -298,6 +361,8 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
 
     cc_model* m = (cc_model*)cc_host_calloc(1, sizeof *m);
     uint64_t* keys = NULL;
+    uint64_t* pair_keys = NULL;
+    cc_contact_pair_params* pair_params = NULL;
     mesh_bvh* bvh = NULL;
     if (!m) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     m->refs = 1; /* the user's */
@@ -305,6 +370,8 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     m->backend = be;
     int filter_count = sorted_filter_keys(b, &keys);
     if (filter_count < 0) goto no_memory;
+    int pair_count = sorted_contact_pairs(b, &pair_keys, &pair_params);
+    if (pair_count < 0) goto no_memory;
     cc_model_view* hv = &m->host_view;
     hv->shape_count = b->shape_count;
     hv->body_count = b->body_count;
@@ -313,6 +380,7 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     s = build_bvhs(b, &bvh);
     if (s != CC_OK) goto fail;
     count_pools(b, bvh, hv);
+    hv->contact_pair_keys_count = hv->contact_pair_params_count = pair_count;
     m->block_bytes = layout(hv, NULL);
     m->host_block = cc_host_calloc(1, m->block_bytes);
     m->initial_pose = (cc_transform*)cc_host_alloc(sizeof(cc_transform) * (size_t)(b->body_count + 1));
@@ -322,11 +390,15 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     s = cc_builder_body_masses(b, m->body_mass, what);
     if (s != CC_OK) goto fail;
     layout(hv, (char*)m->host_block);
-    fill_host_view(b, hv, keys, m->body_mass, bvh);
+    fill_host_view(b, hv, keys, m->body_mass, bvh, pair_keys, pair_params);
     free_bvhs(bvh, b->mesh_count);
     bvh = NULL;
     cc_host_free(keys);
     keys = NULL;
+    cc_host_free(pair_keys);
+    cc_host_free(pair_params);
+    pair_keys = NULL;
+    pair_params = NULL;
     for (int i = 0; i < b->body_count; ++i) m->initial_pose[i] = b->bodies[i].pose;
     if (b->block_count) memcpy(m->blocks, b->blocks, sizeof(cc_replica_block) * (size_t)b->block_count);
     m->block_count = b->block_count;
@@ -344,6 +416,8 @@ no_memory:
     s = cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
 fail:
     cc_host_free(keys);
+    cc_host_free(pair_keys);
+    cc_host_free(pair_params);
     free_bvhs(bvh, b->mesh_count);
     cc_model_destroy(m);
     return s;
@@ -397,7 +471,11 @@ cc_status cc_model_get_memory(const cc_model* m, cc_model_memory* out)
 #undef CC_COUNT_SHAPE
 #undef CC_COUNT_BODY
 #undef CC_COUNT_POOL
-    r.filter_bytes = align16(sizeof(uint64_t) * (size_t)v->filter_pair_count);
+    /* The contact pairs live among the pools but are pair tables too. */
+    size_t pair_bytes = align16(sizeof(uint64_t) * (size_t)v->contact_pair_keys_count) +
+                        align16(sizeof(cc_contact_pair_params) * (size_t)v->contact_pair_params_count);
+    r.geometry_bytes -= pair_bytes;
+    r.filter_bytes = align16(sizeof(uint64_t) * (size_t)v->filter_pair_count) + pair_bytes;
     *out = r;
     return cc_ok();
 }

@@ -215,6 +215,24 @@ cc_status cc_builder_add_heightfield(cc_builder* b, int body, int hfield, cc_vec
 /// Shapes a and b never collide.
 cc_status cc_builder_add_filter_pair(cc_builder* b, int shape_a, int shape_b);
 
+/// The parameters of an explicit contact pair (MuJoCo's <contact><pair>).
+typedef struct cc_contact_pair_def {
+    float margin; ///< the pair's margin [m], in place of margin_a + margin_b (0)
+    float gap;    ///< the pair's gap [m], in place of gap_a + gap_b (0)
+    int32_t cookie; ///< set by cc_default_contact_pair_def; do not touch
+} cc_contact_pair_def;
+cc_contact_pair_def cc_default_contact_pair_def(void);
+
+/// Shapes a and b are tested for contact whatever their groups, bitmasks,
+/// has_shape_collision, filter pairs and parent filter, with the pair's own
+/// margin and gap: contacts act below def.margin and are detected within
+/// def.gap more (the two shapes' margins and gaps do not count for this
+/// pair). The world rule still holds (shapes of two different worlds never
+/// meet) and two static shapes never collide. Adding the same pair again
+/// replaces its parameters. Precedence: a contact pair overrides every
+/// filter for its two shapes; the shapes' other pairs follow the usual rules.
+cc_status cc_builder_add_contact_pair(cc_builder* b, int shape_a, int shape_b, const cc_contact_pair_def* def);
+
 /// Names shape `shape` (a copy of `name` is kept; NULL removes the name).
 /// Names are for tools and messages; they need not be unique, and replicated
 /// worlds share their template's names.
@@ -319,7 +337,7 @@ size_t cc_model_device_bytes(const cc_model* m);
 typedef struct cc_model_memory {
     size_t shape_bytes;    ///< a row per shape (geometry, pose, filters, materials): grows with the worlds
     size_t body_bytes;     ///< a row per body (world, parent, mass): grows with the worlds
-    size_t filter_bytes;   ///< explicit filter pairs
+    size_t filter_bytes;   ///< explicit filter pairs and contact pairs
     size_t geometry_bytes; ///< hulls, meshes with their BVHs, heightfields: stored once, whatever uses them
 } cc_model_memory;
 

@@ -2,11 +2,13 @@
  * rule, the collision-group truth table, the type/affinity bitmasks, the
  * automatic filters (same body, static-static, parent/child bodies),
  * explicit filter pairs, and whether a narrow-phase route exists for the
- * two types. Every broad phase calls
+ * two types. A contact pair overrides all but the world, static-static and
+ * route rules. Every broad phase calls
  * cc_pair_may_collide, so all of them honour the same rules. */
 #ifndef CC_KERNELS_BROADPHASE_FILTER_H
 #define CC_KERNELS_BROADPHASE_FILTER_H
 
+#include "kernels/contacts/contact_pairs.h"
 #include "kernels/model_view.h"
 #include "kernels/narrowphase/route.h"
 
@@ -28,13 +30,6 @@ CC_HD int cc_groups_may_collide(int ga, int gb)
 CC_HD int cc_bits_may_collide(uint32_t type_a, uint32_t affinity_a, uint32_t type_b, uint32_t affinity_b)
 {
     return ((type_a & affinity_b) | (type_b & affinity_a)) != 0u;
-}
-
-CC_HD uint64_t cc_filter_pair_key(int a, int b)
-{
-    uint32_t lo = (uint32_t)(a < b ? a : b);
-    uint32_t hi = (uint32_t)(a < b ? b : a);
-    return ((uint64_t)lo << 32) | hi;
 }
 
 /* Binary search of the sorted explicit filter pairs. */
@@ -61,6 +56,10 @@ CC_HD int cc_pair_passes_rules(const cc_model_view* m, int a, int b, int check_r
     if (!(fa & fb & CC_SHAPE_FLAG_COLLIDES)) return 0;
     if (fa & fb & CC_SHAPE_FLAG_STATIC) return 0;
     if (!cc_worlds_may_collide(m->shape_world[a], m->shape_world[b])) return 0;
+    if ((fa & fb & CC_SHAPE_FLAG_IN_CONTACT_PAIR) && cc_contact_pair_index(m, a, b) >= 0)
+        return !check_route || cc_route_exists(m->shape_geom[a].type, m->shape_geom[a].size, m->shape_geom[b].type,
+                                               m->shape_geom[b].size);
+    if ((fa | fb) & CC_SHAPE_FLAG_PAIRS_ONLY) return 0;
     if (!cc_groups_may_collide(m->shape_group[a], m->shape_group[b])) return 0;
     if (!cc_bits_may_collide(m->shape_type_bits[a], m->shape_affinity_bits[a], m->shape_type_bits[b],
                              m->shape_affinity_bits[b]))

@@ -13,6 +13,7 @@
 #include "cucontact/contacts.h"
 #include "kernels/narrowphase/manifold.h"
 #include "kernels/model_view.h"
+#include "kernels/contacts/contact_pairs.h"
 #include "kernels/contacts/sort_key.h"
 
 /* One shape of a pair as the writer needs it. */
@@ -31,6 +32,20 @@ CC_HD cc_contact_side cc_contact_side_of(int shape, const cc_shape_geometry* g)
     s.thickness = g->radius + g->margin;
     s.gap = g->gap;
     return s;
+}
+
+/* Both sides of the pair (a, b), with a contact pair's margin and gap in
+ * place of the shapes' own. */
+CC_HD void cc_contact_sides_of(const cc_model_view* m, int a, int b, cc_contact_side* side_a, cc_contact_side* side_b)
+{
+    float ma, ga, mb, gb;
+    cc_pair_margins(m, a, b, &ma, &ga, &mb, &gb);
+    *side_a = cc_contact_side_of(a, &m->shape_geom[a]);
+    *side_b = cc_contact_side_of(b, &m->shape_geom[b]);
+    side_a->thickness = m->shape_geom[a].radius + ma;
+    side_a->gap = ga;
+    side_b->thickness = m->shape_geom[b].radius + mb;
+    side_b->gap = gb;
 }
 
 /* Largest core distance the writer can admit for the pair. */

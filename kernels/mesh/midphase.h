@@ -223,7 +223,6 @@ CC_HD int cc_reach_misses(const cc_reach* r, cc_vec3 a, cc_vec3 b, cc_vec3 c)
 CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pose, int other, int surface)
 {
     const cc_shape_geometry* g = &m->shape_geom[other];
-    const cc_shape_geometry* gs = &m->shape_geom[surface];
     cc_vec3 centre = shape_pose[other].p;
     float extent;
     if (g->type == CC_SHAPE_CONVEX_HULL) {
@@ -238,7 +237,7 @@ CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pos
     r.exact = g->type == CC_SHAPE_SPHERE;
     r.centre = cc_tf_point_inv(shape_pose[surface], centre);
     /* A little slack against rounding: culling must never drop a contact. */
-    r.radius = (extent + g->margin + g->gap + gs->margin + gs->gap) * (1.0f + 1.0e-5f) + 1.0e-6f;
+    r.radius = (extent + m->shape_bounds_pad[other] + m->shape_bounds_pad[surface]) * (1.0f + 1.0e-5f) + 1.0e-6f;
     return r;
 }
 
@@ -249,7 +248,7 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
                                   const cc_transform* shape_pose, int s, int other, cc_aabb box, int pair)
 {
     const cc_shape_geometry* g = &m->shape_geom[s];
-    float pad = g->margin + g->gap;
+    float pad = m->shape_bounds_pad[s];
     int kind = m->shape_geom[other].type == CC_SHAPE_SPHERE ? CC_MESH_ITEM_SPHERE_TRIANGLE : CC_MESH_ITEM_CONVEX_TRIANGLE;
     cc_mesh_emitter e = cc_mesh_emitter_make(mv, pair, kind);
     cc_reach reach = cc_reach_of(m, shape_pose, other, s);

@@ -798,8 +798,7 @@ CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_v
     x->mv = mv;
     x->sink = sink;
     x->pass = pass;
-    x->a = cc_contact_side_of(p.a, &m->shape_geom[p.a]);
-    x->b = cc_contact_side_of(p.b, &m->shape_geom[p.b]);
+    cc_contact_sides_of(m, p.a, p.b, &x->a, &x->b);
     x->ref = shape_pose[p.b].p;
     /* A constant family compiles the other families' routines away. */
     if (family == CC_MESH_FAMILY_SPHERE) cc_mesh_sphere_triangle_item(x);

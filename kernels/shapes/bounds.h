@@ -1,6 +1,7 @@
-/* Stage 1: each shape's world pose and its world AABB, expanded by
- * margin + gap so that the broad phase keeps every pair the narrow phase
- * could admit (d <= gap_a + gap_b). */
+/* Stage 1: each shape's world pose and its world AABB, expanded by its
+ * bounds pad (margin + gap, or half a contact pair's when larger) so that
+ * the broad phase keeps every pair the narrow phase could admit
+ * (d < gap_a + gap_b). */
 #ifndef CC_KERNELS_SHAPES_BOUNDS_H
 #define CC_KERNELS_SHAPES_BOUNDS_H
 
@@ -176,11 +177,11 @@ CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transf
     if (g.body >= 0) xf = cc_tf_mul(body_pose[g.body], xf);
     shape_pose[i] = xf;
     if (g.type == CC_SHAPE_MESH || g.type == CC_SHAPE_HEIGHTFIELD) {
-        aabb[i] = cc_pooled_shape_aabb(m, g.type, m->shape_source[i], g.size, xf, g.margin + g.gap);
+        aabb[i] = cc_pooled_shape_aabb(m, g.type, m->shape_source[i], g.size, xf, m->shape_bounds_pad[i]);
         return;
     }
     const cc_hull_desc* hull = g.type == CC_SHAPE_CONVEX_HULL ? &m->hulls[m->shape_source[i]] : 0;
-    aabb[i] = cc_shape_aabb(g.type, g.size, xf, g.margin + g.gap, hull);
+    aabb[i] = cc_shape_aabb(g.type, g.size, xf, m->shape_bounds_pad[i], hull);
 }
 
 #endif

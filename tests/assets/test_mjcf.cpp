@@ -814,6 +814,55 @@ TEST(MjcfMujoco4, MeshNotesNameTheAssetAndItsLine)
     EXPECT_EQ(log.count_containing("zero-area triangle"), 1);
 }
 
+TEST(MjcfMujoco4, PairsCollideWithTheirOwnMarginAndGapInEveryWorld)
+{
+    // A ball 2 cm over a static shelf, met only through the pair's 3 cm gap,
+    // in each of 3 worlds (the shelf is global); fingertips with contype 0
+    // touching only through their pair; and the errors.
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.worlds = 3;
+    Builder b = load("<mujoco><default><pair gap=\"0.03\"/></default><worldbody>"
+                     "<geom name=\"shelf\" type=\"box\" size=\"0.2 0.2 0.02\" pos=\"0 0 0.5\"/>"
+                     "<body pos=\"0 0 0.59\"><freejoint/><geom name=\"ball\" size=\"0.05\"/></body>"
+                     "<body pos=\"1 0 0\"><freejoint/><geom name=\"t\" type=\"capsule\" size=\"0.01 0.03\" contype=\"0\" conaffinity=\"0\"/></body>"
+                     "<body pos=\"1.0195 0 0\"><freejoint/><geom name=\"i\" type=\"capsule\" size=\"0.01 0.03\" contype=\"0\" conaffinity=\"0\"/></body>"
+                     "</worldbody><contact><pair geom1=\"ball\" geom2=\"shelf\"/><pair geom1=\"t\" geom2=\"i\" gap=\"0\" condim=\"4\"/></contact></mujoco>",
+                     &o);
+    World w;
+    ASSERT_EQ(make_world(b.get(), cc_device_cpu(), cc_default_pipeline_def(), &w), CC_OK);
+    auto c = collide(w);
+    int ball = 0, tips = 0;
+    for (const auto& k : c) {
+        std::string n0 = cc_builder_shape_name(b.get(), k.shape0), n1 = cc_builder_shape_name(b.get(), k.shape1);
+        if (n0 == "ball" || n1 == "ball") {
+            ++ball;
+            EXPECT_NEAR(k.distance, 0.02f, 1e-5f);
+        } else {
+            ++tips;
+            EXPECT_NEAR(k.distance, -0.0005f, 1e-5f);
+        }
+    }
+    EXPECT_EQ(ball, 3);
+    EXPECT_GE(tips, 3);
+    struct Case {
+        const char* xml;
+        const char* words;
+    } cases[] = {
+        {"<mujoco><worldbody><geom name=\"a\" size=\"1\"/></worldbody><contact>\n<pair geom1=\"a\"/></contact></mujoco>", "<string>:2: <pair>: geom2 is missing"},
+        {"<mujoco><worldbody><geom name=\"a\" size=\"1\"/></worldbody><contact>\n<pair geom1=\"a\" geom2=\"zz\"/></contact></mujoco>",
+         "<string>:2: <pair geom2=\"zz\">: no geom of that name"},
+        {"<mujoco><worldbody><body><freejoint/><geom name=\"a\" size=\"1\"/><geom name=\"b\" size=\"1\"/></body></worldbody><contact>\n"
+         "<pair geom1=\"a\" geom2=\"b\" margin=\"-1\"/></contact></mujoco>",
+         "margin must be >= 0"},
+    };
+    for (const auto& k : cases) {
+        Builder e = make_builder();
+        EXPECT_EQ(cc_builder_load_mjcf_string(e.get(), k.xml, nullptr, nullptr), CC_ERR_PARSE) << k.xml;
+        EXPECT_NE(std::string(cc_last_error_message()).find(k.words), std::string::npos) << cc_last_error_message();
+        EXPECT_EQ(cc_builder_shape_count(e.get()), 0);
+    }
+}
+
 // ----------------------------------------------------------------- errors
 
 struct ErrorCase {
