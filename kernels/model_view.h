@@ -23,10 +23,12 @@
  * the broad phases see it). */
 #define CC_SHAPE_FLAG_PAIRS_ONLY 32u
 
-/* A contact pair's own margin and gap, in place of the two shapes' sums. */
+/* A contact pair's own margin and gap, in place of the two shapes' sums,
+ * and its friction coefficients (negative: combined from the shapes). */
 typedef struct cc_contact_pair_params {
     float margin; /* [m] */
     float gap;    /* [m] */
+    float mu, mu_torsional, mu_rolling;
 } cc_contact_pair_params;
 
 /* What the narrow phase reads of a shape, packed into 32 bytes so that a

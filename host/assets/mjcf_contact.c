@@ -1,7 +1,7 @@
 /* The MJCF <contact> section: <exclude> filters every pair of geoms of two
  * bodies; <pair> makes an explicit contact pair of two geoms with its own
- * margin and gap (MuJoCo's defaults: 0), which collides whatever the geoms'
- * bits and filters say. */
+ * margin, gap (MuJoCo's defaults: 0) and friction, which collides whatever
+ * the geoms' bits and filters say. */
 #include <string.h>
 
 #include "host/assets/mjcf_internal.h"
@@ -73,6 +73,22 @@ static cc_status read_pair(mj_loader* L, cc_xml_node* ch)
     if (found && gap < 0.0) return mjcf_fail_at(CC_ERR_PARSE, ch->file, ch->line, "<pair gap=\"%g\">: gap must be >= 0", gap);
     def.margin = (float)margin;
     def.gap = (float)gap;
+    mj_attr fa;
+    if (mjcf_get_attr(ch, c, "pair", "friction", &fa)) {
+        /* MuJoCo's five: tangential (twice), torsional, rolling (twice);
+         * contacts here are isotropic, so the first of each pair counts. */
+        double f[5];
+        int count = 0;
+        if ((s = mjcf_parse_numbers(&fa, f, 1, 5, &count)) != CC_OK) return s;
+        for (int i = 0; i < count; ++i)
+            if (f[i] < 0.0) return mjcf_fail_at(CC_ERR_PARSE, fa.file, fa.line, "<pair friction=\"%.60s\">: friction coefficients must be >= 0", fa.value);
+        def.mu = (float)f[0];
+        if (count > 2) def.mu_torsional = (float)f[2];
+        if (count > 3) def.mu_rolling = (float)f[3];
+        if ((count > 1 && f[1] != f[0]) || (count > 4 && f[4] != f[3]))
+            mjcf_note(L, "pair anisotropic", CC_LOG_WARNING, fa.file, fa.line,
+                      "<pair friction>: anisotropic friction is not supported; the first tangential and rolling values are used");
+    }
     mjcf_report_unknown_attrs(L, ch, "pair", mjcf_pair_attrs);
     if (refs[0].where == IN_TARGET && refs[1].where == IN_TARGET) {
         mjcf_note(L, "pair static", CC_LOG_WARNING, ch->file, ch->line, "<pair> of two static geoms: static shapes never collide here; skipped");

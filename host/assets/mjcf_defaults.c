@@ -11,7 +11,7 @@ const char* const mjcf_geom_attrs[] = {"name", "class", "type", "size", "pos", "
                                          "friction", "margin", "gap", "density", NULL};
 const char* const mjcf_joint_attrs[] = {"name", "class", "type", NULL};
 const char* const mjcf_mesh_attrs[] = {"name", "class", "file", "scale", "vertex", "face", "maxhullvert", NULL};
-const char* const mjcf_pair_attrs[] = {"name", "class", "geom1", "geom2", "margin", "gap", NULL};
+const char* const mjcf_pair_attrs[] = {"name", "class", "geom1", "geom2", "margin", "gap", "friction", NULL};
 
 const mj_class* mjcf_find_class(const mj_loader* L, const char* name)
 {

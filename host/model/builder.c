@@ -712,6 +712,7 @@ cc_contact_pair_def cc_default_contact_pair_def(void)
     cc_contact_pair_def d;
     d.margin = 0.0f;
     d.gap = 0.0f;
+    d.mu = d.mu_torsional = d.mu_rolling = -1.0f;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -730,6 +731,10 @@ cc_status cc_builder_add_contact_pair(cc_builder* b, int shape_a, int shape_b, c
     if (!(d.margin >= 0.0f && d.margin <= CC_SIZE_MAX) || !(d.gap >= 0.0f && d.gap <= CC_SIZE_MAX))
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %g and gap %g must be finite and in [0, %g] m", what, (double)d.margin,
                        (double)d.gap, (double)CC_SIZE_MAX);
+    if (!isfinite(d.mu) || !isfinite(d.mu_torsional) || !isfinite(d.mu_rolling) || d.mu > 1.0e3f || d.mu_torsional > 1.0e3f ||
+        d.mu_rolling > 1.0e3f)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: friction coefficients %g, %g, %g must be finite and at most 1000 (negative: the shapes')", what,
+                       (double)d.mu, (double)d.mu_torsional, (double)d.mu_rolling);
     if (!cc_reserve((void**)&b->contact_pairs, &b->contact_pair_capacity, b->contact_pair_count + 1, sizeof *b->contact_pairs))
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     cc_contact_pair_record* r = &b->contact_pairs[b->contact_pair_count++];
@@ -737,6 +742,9 @@ cc_status cc_builder_add_contact_pair(cc_builder* b, int shape_a, int shape_b, c
     r->b = shape_a < shape_b ? shape_b : shape_a;
     r->margin = d.margin;
     r->gap = d.gap;
+    r->mu = d.mu;
+    r->mu_torsional = d.mu_torsional;
+    r->mu_rolling = d.mu_rolling;
     int ka = block_of_shape(b, shape_a), kb = block_of_shape(b, shape_b);
     if (ka >= 0) b->blocks[ka].irregular = 1;
     if (kb >= 0) b->blocks[kb].irregular = 1;

@@ -60,10 +60,11 @@ typedef struct cc_index_pair {
     int a, b;
 } cc_index_pair;
 
-/* An explicit contact pair: shapes a < b and the pair's margin and gap. */
+/* An explicit contact pair: shapes a < b and the pair's parameters. */
 typedef struct cc_contact_pair_record {
     int a, b;
     float margin, gap;
+    float mu, mu_torsional, mu_rolling; /* negative: the shapes' */
 } cc_contact_pair_record;
 
 /* Consecutive copies of one template laid out with fixed strides: copy c

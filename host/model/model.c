@@ -264,6 +264,9 @@ static int sorted_contact_pairs(const cc_builder* b, uint64_t** out_keys, cc_con
         keys[count] = kp[i].key;
         params[count].margin = r->margin;
         params[count].gap = r->gap;
+        params[count].mu = r->mu;
+        params[count].mu_torsional = r->mu_torsional;
+        params[count].mu_rolling = r->mu_rolling;
         count++;
     }
     cc_host_free(kp);

@@ -29,10 +29,11 @@
  * - <hfield> from inline nrow/ncol/elevation or a PNG file; in both the
  *   first row given is the far (+y) edge, as MuJoCo reads them, and values
  *   are normalised to [0, 1].
- * - <contact><pair geom1 geom2 margin gap> becomes a contact pair
+ * - <contact><pair geom1 geom2 margin gap friction> becomes a contact pair
  *   (cc_builder_add_contact_pair): the two geoms collide whatever their
  *   bits and filters, with the pair's margin and gap (0 unless given, as in
- *   MuJoCo) in place of the geoms'. Its friction, condim and solver
+ *   MuJoCo) in place of the geoms', and its friction (tangential,
+ *   torsional and rolling; isotropic) in the step. condim and the solver
  *   parameters are reported and ignored.
  * - files may have <mujoco> or <mujocoinclude> roots; several top-level
  *   <default> blocks add to the main class, as in MuJoCo.

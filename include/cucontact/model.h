@@ -219,6 +219,9 @@ cc_status cc_builder_add_filter_pair(cc_builder* b, int shape_a, int shape_b);
 typedef struct cc_contact_pair_def {
     float margin; ///< the pair's margin [m], in place of margin_a + margin_b (0)
     float gap;    ///< the pair's gap [m], in place of gap_a + gap_b (0)
+    /// Friction of the pair's contacts in the step, in place of the value
+    /// combined from the two shapes' materials; negative keeps that (-1 each).
+    float mu, mu_torsional, mu_rolling;
     int32_t cookie; ///< set by cc_default_contact_pair_def; do not touch
 } cc_contact_pair_def;
 cc_contact_pair_def cc_default_contact_pair_def(void);
@@ -227,7 +230,7 @@ cc_contact_pair_def cc_default_contact_pair_def(void);
 /// has_shape_collision, filter pairs and parent filter, with the pair's own
 /// margin and gap: contacts act below def.margin and are detected within
 /// def.gap more (the two shapes' margins and gaps do not count for this
-/// pair). The world rule still holds (shapes of two different worlds never
+/// pair), and its friction coefficients where given. The world rule still holds (shapes of two different worlds never
 /// meet) and two static shapes never collide. Adding the same pair again
 /// replaces its parameters. Precedence: a contact pair overrides every
 /// filter for its two shapes; the shapes' other pairs follow the usual rules.

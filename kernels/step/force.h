@@ -6,6 +6,7 @@
 #ifndef CC_KERNELS_STEP_FORCE_H
 #define CC_KERNELS_STEP_FORCE_H
 
+#include "kernels/contacts/contact_pairs.h"
 #include "kernels/contacts/sort_key.h"
 #include "kernels/step/implicit.h"
 #include "kernels/step/law_compliant.h"
@@ -66,11 +67,13 @@ CC_HD cc_vec3 cc_compliant_pair_force(const cc_step_view* v, int s0, int s1, int
      * depend on the side (n n^T, and the slip's direction squared). */
     if (collider_is_0) {
         cc_compliant_pair p = cc_compliant_combine(c1, c0, static0);
+        cc_pair_friction(&v->model, s0, s1, &p.mu, 0, 0);
         cc_vec3 t = cc_compliant_traction(&p, d, n, (const cc_vec3*)0, v_rel10);
         *rates = cc_contact_rates_scale(cc_compliant_rates(&p, d, n, v_rel10), weight);
         return cc_v3_scale(t, weight);
     }
     cc_compliant_pair p = cc_compliant_combine(c0, c1, static1);
+    cc_pair_friction(&v->model, s0, s1, &p.mu, 0, 0);
     cc_vec3 t = cc_compliant_traction(&p, d, cc_v3_neg(n), (const cc_vec3*)0, cc_v3_neg(v_rel10));
     *rates = cc_contact_rates_scale(cc_compliant_rates(&p, d, cc_v3_neg(n), cc_v3_neg(v_rel10)), weight);
     return cc_v3_scale(t, -weight);
@@ -112,6 +115,7 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     cc_contact_rates rates;
     if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
         cc_penalty_pair p = cc_penalty_combine(&v->model.shape_material[s0], &v->model.shape_material[s1]);
+        cc_pair_friction(&v->model, s0, s1, &p.mu, 0, 0);
         f1 = cc_penalty_force(&p, d, n, v_rel);
         rates = cc_penalty_rates(&p, d, n, v_rel);
     } else {
@@ -122,6 +126,7 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     /* Rolling and torsional resistance, from the normal load. */
     float mu_rolling, mu_torsional;
     cc_rolling_combine(&v->model.shape_material[s0], &v->model.shape_material[s1], &mu_rolling, &mu_torsional);
+    cc_pair_friction(&v->model, s0, s1, 0, &mu_torsional, &mu_rolling);
     cc_vec3 w_rel = cc_v3_sub(b1 >= 0 ? v->angular_in[b1] : cc_v3(0.0f, 0.0f, 0.0f),
                               b0 >= 0 ? v->angular_in[b0] : cc_v3(0.0f, 0.0f, 0.0f));
     cc_vec3 roll1 = cc_rolling_torque(mu_rolling, mu_torsional, cc_v3_dot(f1, n), n, w_rel, &rates);

@@ -854,6 +854,9 @@ TEST(MjcfMujoco4, PairsCollideWithTheirOwnMarginAndGapInEveryWorld)
         {"<mujoco><worldbody><body><freejoint/><geom name=\"a\" size=\"1\"/><geom name=\"b\" size=\"1\"/></body></worldbody><contact>\n"
          "<pair geom1=\"a\" geom2=\"b\" margin=\"-1\"/></contact></mujoco>",
          "margin must be >= 0"},
+        {"<mujoco><worldbody><body><freejoint/><geom name=\"a\" size=\"1\"/><geom name=\"b\" size=\"1\"/></body></worldbody><contact>\n"
+         "<pair geom1=\"a\" geom2=\"b\" friction=\"1 1 -0.1\"/></contact></mujoco>",
+         "<string>:2: <pair friction=\"1 1 -0.1\">: friction coefficients must be >= 0"},
     };
     for (const auto& k : cases) {
         Builder e = make_builder();

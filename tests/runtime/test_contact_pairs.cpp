@@ -1,12 +1,14 @@
 // Explicit contact pairs (cc_builder_add_contact_pair, MuJoCo's <pair>):
 // the pair collides whatever its shapes' groups, bitmasks, filter pairs and
 // parent filter say, with its own margin and gap in place of the shapes',
-// in every broad phase, against meshes too, and in every replicated world.
+// in every broad phase, against meshes too, and in every replicated world,
+// and with its own friction in the step.
 #include <cmath>
 
 #include "host/testing.h"
 #include "tests/support/mesh_shapes.h"
 #include "tests/support/mesh_util.h"
+#include "tests/support/step_util.h"
 #include "tests/support/test_support.h"
 
 using namespace cctest;
@@ -180,6 +182,37 @@ TEST_P(ContactPairs, ReplicatedWorldsKeepTheirPairsAndTheLastDefinitionWins)
     for (const auto& k : c) EXPECT_NEAR(k.distance, 0.02f - 0.05f, 1e-6f);
 }
 
+TEST_P(ContactPairs, ThePairsFrictionReplacesTheShapesInTheStep)
+{
+    // A box on a 35 degree incline, the shapes' Coulomb coefficient 0.5: it
+    // slides at g (sin - mu cos) with the pair's mu (0.3), and a pair mu of
+    // 1 (above tan 35 = 0.70) holds it but for the regularised creep.
+    const float theta = 35.0f * 3.14159265f / 180.0f;
+    for (float mu : {0.3f, 1.0f}) {
+        Builder b = make_builder_with_gravity({9.81f * std::sin(theta), 0.0f, -9.81f * std::cos(theta)});
+        cc_shape_def def = compliant_shape(1.0e5f, 1.0e-5f, 0.0f, 0.5f, 20.0f);
+        int plane = -1, box = -1;
+        ASSERT_EQ(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0.0f, 0.0f, &def, &plane), CC_OK);
+        int body = add_body(b.get(), {0.0f, 0.0f, 0.1f});
+        ASSERT_EQ(cc_builder_add_box(b.get(), body, {0.1f, 0.1f, 0.1f}, &def, &box), CC_OK);
+        cc_contact_pair_def pd = cc_default_contact_pair_def();
+        pd.gap = 0.1f;
+        pd.mu = mu;
+        ASSERT_EQ(cc_builder_add_contact_pair(b.get(), plane, box, &pd), CC_OK);
+        cc_solver_def sd = cc_default_solver_def();
+        sd.point_contact_weight = 1.0f;
+        Sim sim;
+        ASSERT_TRUE(sim.create(b.get(), device(), sd));
+        ASSERT_TRUE(sim.run(5000, 1.0e-4f));
+        float v1 = sim.linear(body).x;
+        ASSERT_TRUE(sim.run(5000, 1.0e-4f));
+        float v2 = sim.linear(body).x;
+        double accel = (v2 - v1) / 0.5, expected = 9.81 * (std::sin(theta) - mu * std::cos(theta));
+        if (expected > 0.0) EXPECT_NEAR(accel, expected, 0.02 * expected) << "mu " << mu;
+        else EXPECT_LT(std::fabs(v2), 0.01f) << "mu " << mu << ": only the regularised creep (the shapes' mu slides at 1.6 m/s^2)";
+    }
+}
+
 CC_INSTANTIATE_DEVICE_TEST(ContactPairs);
 
 TEST(ContactPairs, BadPairsAreRejectedAndChangeNothing)
@@ -198,6 +231,9 @@ TEST(ContactPairs, BadPairsAreRejectedAndChangeNothing)
     d = pair_def(0.0f, NAN);
     EXPECT_EQ(cc_builder_add_contact_pair(b.get(), s0, s1, &d), CC_ERR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(cc_last_error_message()).find("must be finite"), std::string::npos);
+    d = cc_default_contact_pair_def();
+    d.mu = INFINITY;
+    EXPECT_EQ(cc_builder_add_contact_pair(b.get(), s0, s1, &d), CC_ERR_INVALID_ARGUMENT);
     cc_contact_pair_def raw{};
     EXPECT_EQ(cc_builder_add_contact_pair(b.get(), s0, s1, &raw), CC_ERR_UNINITIALIZED_DEF);
     // Nothing was added: the overlapping dynamic and static spheres keep
