@@ -35,8 +35,10 @@ CC_HD cc_contact_side cc_contact_side_of(int shape, const cc_shape_geometry* g)
 }
 
 /* Both sides of the pair (a, b), with a contact pair's margin and gap in
- * place of the shapes' own. */
-CC_HD void cc_contact_sides_of(const cc_model_view* m, int a, int b, cc_contact_side* side_a, cc_contact_side* side_b)
+ * place of the shapes' own. Called once per pair or work item, and kept
+ * out of line on the GPU so that the lookup adds no registers to the
+ * heavy kernels around it. */
+CC_HD_CALL void cc_contact_sides_of(const cc_model_view* m, int a, int b, cc_contact_side* side_a, cc_contact_side* side_b)
 {
     float ma, ga, mb, gb;
     cc_pair_margins(m, a, b, &ma, &ga, &mb, &gb);
