@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the MJCF loader and the STL/OBJ readers with libFuzzer for a fixed
+# Fuzzes the MJCF loader and the STL/OBJ/MSH readers with libFuzzer for a fixed
 # time: builds them with clang, AddressSanitizer and UBSan into build-fuzz/
 # (or $CUCONTACT_FUZZ_BUILD_DIR), seeds a corpus from the example scenes and
 # small meshes, and runs each target for SECONDS (default 60, split between
@@ -28,6 +28,7 @@ cp benchmarks/scenes/*.xml "$build/corpus/mjcf/"
 printf '<mujoco><worldbody><body><freejoint/><geom type="box" size="1 1 1"/></body></worldbody></mujoco>' >"$build/corpus/mjcf/box.xml"
 printf '<mujoco><asset><mesh file="cube.obj"/><hfield name="h" nrow="3" ncol="3" elevation="0 1 0 1 2 1 0 1 0" size="1 1 1 0"/></asset><worldbody><geom type="hfield" hfield="h"/><body><freejoint/><geom type="mesh" mesh="cube"/></body></worldbody></mujoco>' >"$build/corpus/mjcf/assets.xml"
 printf '<mujoco><include file="box.xml"/><default><default class="a"><geom size="0.1"/></default></default><contact><exclude body1="a" body2="b"/></contact></mujoco>' >"$build/corpus/mjcf/include.xml"
+printf '<mujoco><default><geom margin="0.01"/></default><default><pair gap="0.1"/></default><worldbody><geom name="f" type="plane"/><body><freejoint/><geom name="b" size="0.1" contype="0"/></body></worldbody><contact><pair geom1="f" geom2="b" friction="1 1 0.1 0.01 0.01"/></contact></mujoco>' >"$build/corpus/mjcf/pair.xml"
 cube='v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\nf 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n'
 printf "$cube" >"$assets/cube.obj"
 printf '<mujoco><worldbody><body><freejoint/><geom type="box" size="1 1 1"/></body></worldbody></mujoco>' >"$assets/box.xml"
@@ -39,6 +40,13 @@ tris = [((0, 0, 0), (1, 0, 0), (0, 1, 0)), ((0, 0, 0), (0, 1, 0), (0, 0, 1))]
 data = b"\x00" + b"binary".ljust(80, b" ") + struct.pack("<I", len(tris))
 for t in tris:
     data += struct.pack("<12f", 0, 0, 1, *[c for v in t for c in v]) + b"\x00\x00"
+open(sys.argv[1], "wb").write(data)
+PY
+python3 - "$build/corpus/meshes/tet_msh" <<'PY'
+import struct, sys
+v = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]
+f = [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3]
+data = b"\x02" + struct.pack("<4i", 4, 0, 0, 4) + struct.pack("<12f", *v) + struct.pack("<12i", *f)
 open(sys.argv[1], "wb").write(data)
 PY
 
