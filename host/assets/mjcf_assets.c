@@ -291,9 +291,13 @@ cc_status mjcf_mesh_in(mj_loader* L, mj_mesh_asset* m, int where, int as_hull, c
         }
         *out = m->hull_index[where];
     } else {
-        if (m->mesh_index[where] < 0)
+        if (m->mesh_index[where] < 0) {
             s = cc_builder_add_mesh_data(b, m->mesh.vertices, m->mesh.vertex_count, m->mesh.triangles, m->mesh.triangle_count,
                                          &m->mesh_index[where]);
+            char label[400];
+            snprintf(label, sizeof label, "'%.200s' at %s:%d", m->name, m->file, m->line);
+            if (s == CC_OK) s = cc_builder_label_mesh(b, m->mesh_index[where], label);
+        }
         *out = m->mesh_index[where];
     }
     cc_log_set_context(NULL);

@@ -2,6 +2,7 @@
  * their shapes' uniform solids; and validation of the per-shape material
  * parameters that the step reads. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "host/model/mass_properties.h"
@@ -162,8 +163,14 @@ cc_status cc_builder_body_masses(const cc_builder* b, cc_mass_properties* out, c
         if (result < 0) {
             /* Collision alone does not need a volume, so this is no error;
              * the step would see a body without this shape's mass. */
-            if (!warned)
-                cc_log(CC_LOG_WARNING, "%s: shape %d uses mesh %d, whose volume is not positive (open or inside out); it adds no mass to body %d. Give the body an explicit mass with cc_builder_set_body_mass, set the shape's density to 0, or close the mesh (further such shapes are not reported)", what, i, r->source, r->body);
+            if (!warned) {
+                /* Names where the builder has them: the shape's, the mesh's label. */
+                char shape_name[160] = "", mesh_name[320] = "";
+                if (r->name >= 0) snprintf(shape_name, sizeof shape_name, " ('%.120s')", b->names[r->name]);
+                if (b->meshes[r->source].label) snprintf(mesh_name, sizeof mesh_name, " (%.300s)", b->meshes[r->source].label);
+                cc_log(CC_LOG_WARNING, "%s: shape %d%s uses mesh %d%s, whose volume is not positive (open or inside out); it adds no mass to body %d. Give the body an explicit mass with cc_builder_set_body_mass, set the shape's density to 0, or close the mesh (further such shapes are not reported)",
+                       what, i, shape_name, r->source, mesh_name, r->body);
+            }
             warned = 1;
             continue;
         }

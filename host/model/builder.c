@@ -59,7 +59,27 @@ static void mesh_data_free(cc_mesh_data* m)
 {
     cc_host_free(m->vertices);
     cc_host_free(m->triangles);
+    cc_host_free(m->label);
     memset(m, 0, sizeof *m);
+}
+
+static char* copy_text(const char* s)
+{
+    size_t n = strlen(s) + 1;
+    char* c = (char*)cc_host_alloc(n);
+    if (c) memcpy(c, s, n);
+    return c;
+}
+
+cc_status cc_builder_label_mesh(cc_builder* b, int mesh, const char* label)
+{
+    if (!b || mesh < 0 || mesh >= b->mesh_count || !label)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_label_mesh: no mesh %d or no label", mesh);
+    char* c = copy_text(label);
+    if (!c) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_label_mesh: out of host memory");
+    cc_host_free(b->meshes[mesh].label);
+    b->meshes[mesh].label = c;
+    return CC_OK;
 }
 
 cc_status cc_builder_create(const cc_builder_def* def, cc_builder** out)
@@ -844,7 +864,8 @@ static int copy_mesh(const cc_mesh_data* src, cc_mesh_data* dst)
     *dst = *src;
     dst->vertices = (cc_vec3*)cc_host_alloc(sizeof(cc_vec3) * (size_t)src->vertex_count);
     dst->triangles = (int*)cc_host_alloc(sizeof(int) * 3 * (size_t)src->triangle_count);
-    if (!dst->vertices || !dst->triangles) {
+    dst->label = src->label ? copy_text(src->label) : NULL;
+    if (!dst->vertices || !dst->triangles || (src->label && !dst->label)) {
         mesh_data_free(dst);
         return 0;
     }

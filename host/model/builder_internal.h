@@ -41,6 +41,7 @@ typedef struct cc_mesh_data {
     int triangle_count;
     cc_vec3 lower, upper;
     int64_t bad_edges; /* edges without exactly one opposite neighbour; 0: watertight */
+    char* label;       /* what a loader calls the mesh, for messages, or NULL */
 } cc_mesh_data;
 
 /* A heightfield's samples, row-major (rows along y, columns along x). */
@@ -117,5 +118,9 @@ cc_status cc_builder_body_masses(const cc_builder* b, cc_mass_properties* out, c
  * since (a rejected load changes nothing). */
 cc_builder_mark cc_builder_get_mark(const cc_builder* b);
 void cc_builder_rollback(cc_builder* b, const cc_builder_mark* mark);
+
+/* Names mesh `mesh` in the builder's messages (a loader's asset name and
+ * place, "'hand' at robot.xml:12"); a copy is kept. */
+cc_status cc_builder_label_mesh(cc_builder* b, int mesh, const char* label);
 
 #endif

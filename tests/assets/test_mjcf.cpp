@@ -812,6 +812,16 @@ TEST(MjcfMujoco4, MeshNotesNameTheAssetAndItsLine)
                      &o);
     EXPECT_EQ(log.count_containing("<string>:2: <mesh name=\"flat\">"), 1) << (log.messages.empty() ? "" : log.messages[0]);
     EXPECT_EQ(log.count_containing("zero-area triangle"), 1);
+    // An inside-out mesh on a moving body: finalize names the geom and the
+    // asset in its note.
+    Builder open = load("<mujoco><asset>\n<mesh name=\"sheet\" vertex=\"0 0 0 1 0 0 0 1 0 0 0 1\" face=\"0 1 2 0 3 1 0 2 3 1 3 2\"/></asset>"
+                        "<worldbody><body><freejoint/><geom name=\"flap\" type=\"mesh\" mesh=\"sheet\"/></body></worldbody></mujoco>",
+                        &o);
+    cc_model* m = nullptr;
+    ASSERT_EQ(cc_builder_finalize(open.get(), cc_device_cpu(), &m), CC_OK);
+    cc_model_destroy(m);
+    EXPECT_EQ(log.count_containing("shape 0 ('flap') uses mesh 0 ('sheet' at <string>:2)"), 1)
+        << (log.messages.empty() ? "" : log.messages.back());
 }
 
 TEST(MjcfMujoco4, PairsCollideWithTheirOwnMarginAndGapInEveryWorld)
