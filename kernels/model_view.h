@@ -119,6 +119,20 @@ CC_HD uint64_t cc_filter_pair_key(int a, int b)
     return ((uint64_t)lo << 32) | hi;
 }
 
+/* Row of `key` in the ascending table keys[0, count), or -1 (binary search). */
+CC_HD int cc_pair_key_row(const uint64_t* keys, int count, uint64_t key)
+{
+    int lo = 0, hi = count;
+    while (lo < hi) {
+        int mid = lo + ((hi - lo) >> 1);
+        uint64_t k = keys[mid];
+        if (k == key) return mid;
+        if (k < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
 /* The hull a shape uses, resolved from the model's pools. */
 CC_HD cc_hull_ref cc_hull_ref_of(const cc_model_view* m, int shape)
 {

@@ -35,16 +35,7 @@ CC_HD int cc_bits_may_collide(uint32_t type_a, uint32_t affinity_a, uint32_t typ
 /* Binary search of the sorted explicit filter pairs. */
 CC_HD int cc_is_filter_pair(const cc_model_view* m, int a, int b)
 {
-    uint64_t key = cc_filter_pair_key(a, b);
-    int lo = 0, hi = m->filter_pair_count;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        uint64_t k = m->filter_pairs[mid];
-        if (k == key) return 1;
-        if (k < key) lo = mid + 1;
-        else hi = mid;
-    }
-    return 0;
+    return cc_pair_key_row(m->filter_pairs, m->filter_pair_count, cc_filter_pair_key(a, b)) >= 0;
 }
 
 /* Every rule; with check_route zero, all but the route rule (pipeline

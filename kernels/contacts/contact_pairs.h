@@ -8,19 +8,10 @@
 
 #include "kernels/model_view.h"
 
-/* Row of the contact pair (a, b) in the model's table, or -1 (binary search). */
+/* Row of the contact pair (a, b) in the model's table, or -1. */
 CC_HD int cc_contact_pair_index(const cc_model_view* m, int a, int b)
 {
-    uint64_t key = cc_filter_pair_key(a, b);
-    int lo = 0, hi = m->contact_pair_keys_count;
-    while (lo < hi) {
-        int mid = lo + ((hi - lo) >> 1);
-        uint64_t k = m->contact_pair_keys[mid];
-        if (k == key) return mid;
-        if (k < key) lo = mid + 1;
-        else hi = mid;
-    }
-    return -1;
+    return cc_pair_key_row(m->contact_pair_keys, m->contact_pair_keys_count, cc_filter_pair_key(a, b));
 }
 
 /* The margin and gap of the pair of shapes a and b: the contact pair's when
