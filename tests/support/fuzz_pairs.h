@@ -191,40 +191,100 @@ inline double ellipsoid_sdf(V p, V e)
     return (g < 1 ? -1.0 : 1.0) * std::sqrt(d2);
 }
 
-// Face planes of the convex hull of `pts` (brute force, small hulls).
+// Topology of the convex hull of `pts`: its face planes (coplanar
+// triangles merged) and its edges, each with the normals of its two faces.
+// Built incrementally in double precision (each point added beyond the
+// faces it sees, stitched to their horizon), O(n^2) for n points.
 struct Plane {
     V n;
     double offset;
 };
-inline std::vector<Plane> hull_planes(const std::vector<V>& pts)
-{
+struct HullEdge {
+    V direction;
+    V n0, n1; // the two faces' outward normals
+};
+struct HullTopology {
     std::vector<Plane> planes;
+    std::vector<HullEdge> edges;
+};
+
+inline HullTopology hull_topology(const std::vector<V>& pts)
+{
+    HullTopology topo;
+    size_t n = pts.size();
     double scale = 0;
     for (const V& p : pts) scale = std::max(scale, convref::norm(p));
     const double eps = 1e-9 * scale;
-    size_t n = pts.size();
+    if (n < 4) return topo;
+    // A starting tetrahedron of well-spread points.
+    size_t i0 = 0, i1 = 0, i2 = 0, i3 = 0;
+    for (size_t i = 1; i < n; ++i)
+        if (pts[i].x < pts[i0].x) i0 = i;
     for (size_t i = 0; i < n; ++i)
-        for (size_t j = i + 1; j < n; ++j)
-            for (size_t k = j + 1; k < n; ++k) {
-                V nrm = convref::cross(pts[j] - pts[i], pts[k] - pts[i]);
-                double len = convref::norm(nrm);
-                if (!(len > 1e-12 * scale * scale)) continue;
-                nrm = nrm * (1.0 / len);
-                double off = convref::dot(nrm, pts[i]);
-                int above = 0, below = 0;
-                for (const V& p : pts) {
-                    double s = convref::dot(nrm, p) - off;
-                    above += s > eps;
-                    below += s < -eps;
-                }
-                if (above && below) continue;
-                if (above) nrm = -nrm, off = -off;
-                bool dup = false;
-                for (const Plane& q : planes) dup = dup || (convref::dot(q.n, nrm) > 1 - 1e-12 && std::fabs(q.offset - off) <= eps);
-                if (!dup) planes.push_back({nrm, off});
-            }
-    return planes;
+        if (convref::norm(pts[i] - pts[i0]) > convref::norm(pts[i1] - pts[i0])) i1 = i;
+    auto line = [&](size_t i) { return convref::norm(convref::cross(pts[i1] - pts[i0], pts[i] - pts[i0])); };
+    for (size_t i = 0; i < n; ++i)
+        if (line(i) > line(i2)) i2 = i;
+    V base = convref::cross(pts[i1] - pts[i0], pts[i2] - pts[i0]);
+    auto height = [&](size_t i) { return std::fabs(convref::dot(base, pts[i] - pts[i0])); };
+    for (size_t i = 0; i < n; ++i)
+        if (height(i) > height(i3)) i3 = i;
+    if (!(height(i3) > 1e-12 * scale * convref::norm(base))) return topo; // flat: no volume
+    V centre = (pts[i0] + pts[i1] + pts[i2] + pts[i3]) * 0.25;
+    struct Face {
+        size_t v[3];
+        V n;
+        double off;
+        bool alive;
+    };
+    std::vector<Face> faces;
+    auto add_face = [&](size_t a, size_t b, size_t c) {
+        V nrm = convref::cross(pts[b] - pts[a], pts[c] - pts[a]);
+        double len = convref::norm(nrm);
+        if (!(len > 0)) return;
+        nrm = nrm * (1.0 / len);
+        faces.push_back({{a, b, c}, nrm, convref::dot(nrm, pts[a]), true});
+    };
+    size_t tet[4] = {i0, i1, i2, i3};
+    for (int f = 0; f < 4; ++f) {
+        size_t a = tet[f], b = tet[(f + 1) % 4], c = tet[(f + 2) % 4];
+        V nrm = convref::cross(pts[b] - pts[a], pts[c] - pts[a]);
+        if (convref::dot(nrm, centre - pts[a]) > 0) std::swap(b, c);
+        add_face(a, b, c);
+    }
+    std::map<std::pair<size_t, size_t>, size_t> visible_edges;
+    for (size_t p = 0; p < n; ++p) {
+        if (p == i0 || p == i1 || p == i2 || p == i3) continue;
+        visible_edges.clear();
+        for (size_t f = 0; f < faces.size(); ++f) {
+            if (!faces[f].alive || convref::dot(faces[f].n, pts[p]) - faces[f].off <= eps) continue;
+            faces[f].alive = false;
+            for (int e = 0; e < 3; ++e) visible_edges[{faces[f].v[e], faces[f].v[(e + 1) % 3]}] = f;
+        }
+        for (const auto& e : visible_edges)
+            if (!visible_edges.count({e.first.second, e.first.first})) add_face(e.first.first, e.first.second, p);
+    }
+    std::map<std::pair<size_t, size_t>, size_t> owner;
+    for (size_t f = 0; f < faces.size(); ++f) {
+        if (!faces[f].alive) continue;
+        const Face& x = faces[f];
+        bool dup = false;
+        for (const Plane& q : topo.planes) dup = dup || (convref::dot(q.n, x.n) > 1 - 1e-12 && std::fabs(q.offset - x.off) <= eps);
+        if (!dup) topo.planes.push_back({x.n, x.off});
+        for (int e = 0; e < 3; ++e) owner[{x.v[e], x.v[(e + 1) % 3]}] = f;
+    }
+    for (const auto& e : owner) {
+        if (e.first.first > e.first.second) continue;
+        auto other = owner.find({e.first.second, e.first.first});
+        if (other == owner.end()) continue;
+        V n0 = faces[e.second].n, n1 = faces[other->second].n;
+        if (convref::dot(n0, n1) > 1 - 1e-12) continue; // inside a flat face
+        topo.edges.push_back({convref::unit(pts[e.first.second] - pts[e.first.first]), n0, n1});
+    }
+    return topo;
 }
+
+inline std::vector<Plane> hull_planes(const std::vector<V>& pts) { return hull_topology(pts).planes; }
 
 // Signed distance from world point x to the boundary of s's core.
 struct CoreDistance {
@@ -308,7 +368,9 @@ inline std::vector<cc_vec3> random_hull_points(Random& r)
     case 1: p = {{1, 1, 1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}}; break;
     case 2: p = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}; break;
     default: {
-        int n = 6 + r.below(20);
+        // Mostly small clouds; a quarter large ones, where a face holds
+        // many points and the hull's faces are slivers.
+        int n = r.chance(0.25) ? 40 + r.below(200) : 6 + r.below(20);
         bool on_sphere = r.chance(0.5);
         for (int i = 0; i < n; ++i) {
             V d = on_sphere ? r.direction() : convref::v3(r.uniform(-1, 1), r.uniform(-1, 1), r.uniform(-1, 1));
@@ -356,43 +418,54 @@ inline double pair_tolerance(const Pair& p)
     return 1e-4 * std::min(ea, eb) + 8.0 * 1.1920929e-7 * coords;
 }
 
-// Edges of a polytope core (box or hull) in world coordinates, as
-// directions; false for other types.
-inline bool polytope_edges(const Shape& s, std::vector<V>* edges, std::vector<V>* normals)
+// Edges of a polytope core (box or hull) in world coordinates, each with
+// its two faces' normals where known (a box's three edge directions stand
+// for all twelve, without them); false for other types.
+inline bool polytope_edges(const Shape& s, std::vector<HullEdge>* edges, std::vector<V>* normals, bool* arcs)
 {
     convref::Shape c = core_of(s);
+    *arcs = false;
     if (s.type == CC_SHAPE_BOX) {
-        for (int k = 0; k < 3; ++k) edges->push_back(c.pose.col[k]), normals->push_back(c.pose.col[k]);
+        for (int k = 0; k < 3; ++k) edges->push_back({c.pose.col[k], {}, {}}), normals->push_back(c.pose.col[k]);
         return true;
     }
     if (s.type != CC_SHAPE_CONVEX_HULL) return false;
-    std::vector<Plane> planes = hull_planes(c.points);
-    for (const Plane& q : planes) normals->push_back(convref::to_world_dir(c.pose, q.n));
-    // Edges: pairs of hull points on two common faces.
-    double scale = 0;
-    for (const V& p : c.points) scale = std::max(scale, convref::norm(p));
-    for (size_t i = 0; i < c.points.size(); ++i)
-        for (size_t j = i + 1; j < c.points.size(); ++j) {
-            int faces = 0;
-            for (const Plane& q : planes)
-                faces += std::fabs(convref::dot(q.n, c.points[i]) - q.offset) <= 1e-9 * scale &&
-                         std::fabs(convref::dot(q.n, c.points[j]) - q.offset) <= 1e-9 * scale;
-            if (faces >= 2) edges->push_back(convref::to_world_dir(c.pose, convref::unit(c.points[j] - c.points[i])));
-        }
+    HullTopology topo = hull_topology(c.points);
+    for (const Plane& q : topo.planes) normals->push_back(convref::to_world_dir(c.pose, q.n));
+    for (const HullEdge& e : topo.edges)
+        edges->push_back({convref::to_world_dir(c.pose, e.direction), convref::to_world_dir(c.pose, e.n0),
+                          convref::to_world_dir(c.pose, e.n1)});
+    *arcs = true;
     return true;
 }
 
+// Whether edge x of A and edge y of B can meet on the boundary of A - B:
+// the arcs of their face normals on the Gauss map (A's, and B's negated)
+// cross. Generous at ties: an axis kept in vain only costs time.
+inline bool edges_may_meet(const HullEdge& x, const HullEdge& y)
+{
+    V a = x.n0, b = x.n1, c = -y.n0, d = -y.n1;
+    V bxa = convref::cross(b, a), dxc = convref::cross(d, c);
+    double cba = convref::dot(c, bxa), dba = convref::dot(d, bxa), adc = convref::dot(a, dxc), bdc = convref::dot(b, dxc);
+    const double slack = 1e-9;
+    return cba * dba <= slack && adc * bdc <= slack && cba * bdc >= -slack;
+}
+
 // Candidate axes of two polytopes: both shapes' face normals (both signs)
-// and every cross product of an edge of each.
+// and the cross products of an edge of each (for two hulls, only of edges
+// that can meet: the others' axes cannot be the maximum).
 inline bool polytope_axes(const Shape& a, const Shape& b, std::vector<V>* axes)
 {
-    std::vector<V> ea, na, eb, nb;
-    if (!polytope_edges(a, &ea, &na) || !polytope_edges(b, &eb, &nb)) return false;
+    std::vector<HullEdge> ea, eb;
+    std::vector<V> na, nb;
+    bool arcs_a, arcs_b;
+    if (!polytope_edges(a, &ea, &na, &arcs_a) || !polytope_edges(b, &eb, &nb, &arcs_b)) return false;
     for (const std::vector<V>* list : {&na, &nb})
         for (const V& n : *list) axes->push_back(n), axes->push_back(-n);
-    for (const V& x : ea)
-        for (const V& y : eb) {
-            V c = convref::cross(x, y);
+    for (const HullEdge& x : ea)
+        for (const HullEdge& y : eb) {
+            if (arcs_a && arcs_b && !edges_may_meet(x, y)) continue;
+            V c = convref::cross(x.direction, y.direction);
             if (convref::norm(c) > 1e-9) axes->push_back(convref::unit(c)), axes->push_back(-convref::unit(c));
         }
     return true;
@@ -558,7 +631,11 @@ inline int add_shape(cc_builder* b, const Shape& s, std::map<std::vector<float>,
         if (it != hulls->end()) {
             hull = it->second;
         } else {
-            if (cc_builder_add_convex_hull_data(b, s.hull.data(), (int)s.hull.size(), nullptr, &hull) != CC_OK) return -1;
+            // The whole hull: the references measure the points given,
+            // not a simplification of them.
+            cc_convex_hull_def hd = cc_default_convex_hull_def();
+            hd.max_vertices = 4096;
+            if (cc_builder_add_convex_hull_data(b, s.hull.data(), (int)s.hull.size(), &hd, &hull) != CC_OK) return -1;
             (*hulls)[key] = hull;
         }
         if (cc_builder_add_convex_hull(b, body, hull, s.size, &d, &id) != CC_OK) return -1;
