@@ -323,6 +323,11 @@ CC_HD int cc_surface_faces(const cc_model_view* m, int s, cc_transform pose, int
  * lower-numbered neighbour across its edge, the fan's lower-numbered
  * facing triangles) reports A (see cc_mesh_triangle_contacts). */
 #define CC_SURFACE_ASK_NEIGHBOUR 2
+/* A contact tilted over a flat or concave edge: the neighbour across it
+ * (asks[0]) is closer where A's foot lies over its face, and then keeps a
+ * face contact; otherwise the two share the contact's feature like any
+ * edge (cc_mesh_flat_neighbour_keeps). */
+#define CC_SURFACE_ASK_FLAT 3
 CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform pose, int id, int k, cc_vec3 ref,
                                     int ref_is_core, int* lower, int* lower_count)
 {
@@ -414,8 +419,12 @@ CC_HD_CALL int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transfo
          * it. */
         if (ref_is_core) return cc_triangle_keep_feature(feature, t0, t1, t2, ref, flags) ? CC_SURFACE_KEEP : CC_SURFACE_DROP;
         /* Tilted over a flat or concave edge: the neighbour's face contact
-         * is closer, whatever it reports. */
-        if ((feature & CC_TRI_OUTSIDE) && (flags & CC_TRI_EDGE_FLAT(k))) return CC_SURFACE_DROP;
+         * is closer, when it has one. */
+        if ((feature & CC_TRI_OUTSIDE) && (flags & CC_TRI_EDGE_FLAT(k))) {
+            asks[0] = nb;
+            *ask_count = 1;
+            return CC_SURFACE_ASK_FLAT;
+        }
         /* Otherwise the lower-numbered of the two keeps it, unless that is
          * the neighbour and it reports nothing. */
         if (nb > id) return CC_SURFACE_KEEP;
@@ -537,6 +546,34 @@ CC_HD_CALL int cc_mesh_others_report(const cc_mesh_context* x, int ta, const cc_
     return 0;
 }
 
+/* Settles CC_SURFACE_ASK_FLAT for triangle `id`. The neighbour `nb` across
+ * the flat edge has A over it (its contact is not tilted beyond its own
+ * boundary), is tilted over a flat edge or corner of its own, or reports
+ * nothing: the closer contact lies farther on, towards A's foot; drop.
+ * A beside both, past a sharp edge or corner of the neighbour (a shape
+ * beside a box's vertical edge, seen from the two triangles of one side):
+ * the lower-numbered of the two keeps it. (Dropping it outright lost it
+ * when the neighbour in turn left its corner contact to this triangle.) */
+CC_HD_CALL int cc_mesh_flat_neighbour_keeps(const cc_mesh_context* x, int ta, const cc_geom* ga, int id, int nb)
+{
+    cc_vec3 q[3];
+    float threshold;
+    cc_manifold other;
+    int f = cc_mesh_triangle_query(x, ta, ga, nb, q, &threshold, &other);
+    if (f == CC_TRI_NONE || !(f & CC_TRI_OUTSIDE)) return CC_SURFACE_DROP;
+    /* The neighbour tilted over a flat edge of its own, or a corner
+     * between two: it passes the contact on towards A's foot in turn. */
+    unsigned flags = cc_surface_triangle_flags(x->m, x->b.shape, nb);
+    int kind = f & CC_TRI_KIND_MASK;
+    if (kind < CC_TRI_VERTEX0) {
+        if (flags & CC_TRI_EDGE_FLAT(kind - CC_TRI_EDGE0)) return CC_SURFACE_DROP;
+    } else {
+        int k = kind - CC_TRI_VERTEX0, kp = k == 0 ? 2 : k - 1;
+        if ((flags & CC_TRI_EDGE_FLAT(k)) && (flags & CC_TRI_EDGE_FLAT(kp))) return CC_SURFACE_DROP;
+    }
+    return nb > id ? CC_SURFACE_KEEP : CC_SURFACE_DROP;
+}
+
 /* The points of triangle t's manifold mf (feature code `feature`) that
  * this triangle keeps, as a bitmask: a contact on an edge or vertex shared
  * by several triangles is kept by one of them only, and so is each point
@@ -589,6 +626,8 @@ CC_HD unsigned cc_mesh_convex_keep(const cc_mesh_context* x, int ta, const cc_ge
         float own = 3.0e38f;
         for (int k = 0; k < mf->count; ++k) own = cc_minf(own, mf->distance[k]);
         verdict = cc_mesh_others_report(x, ta, ga, own, asks, ask_count) ? CC_SURFACE_DROP : CC_SURFACE_KEEP;
+    } else if (verdict == CC_SURFACE_ASK_FLAT) {
+        verdict = cc_mesh_flat_neighbour_keeps(x, ta, ga, x->item->element, asks[0]);
     }
     return cc_mesh_keep_mask(x, verdict, feature, t, ref, flags, mf);
 }

@@ -47,8 +47,9 @@ TEST(FuzzSurfaces, EveryRouteMeetsTheChecks)
 // Shapes hanging over a convex edge of a mesh box, their centres beyond
 // the edge: the face's triangle finds the contact on the shared edge (or
 // vertex) and the edge's owner across it drops it, A reaching below its
-// plane. Each contact must be kept by one triangle: the pair gets its
-// contact at the box's signed distance.
+// plane, or two coplanar triangles each leave it to the other. Each
+// contact must be kept by one triangle: the pair gets its contact at the
+// box's signed distance.
 TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
 {
     const char* cases[] = {
@@ -62,6 +63,13 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         "-3.03284192 1.06237495) q (0.474744529 0.544481397 0.668938994 -0.175152063); mesh box half (0.105419368 "
         "0.263854861 0.544470906) quads 1 gap 0 at (-1.56193531 -1.44366884 1.70167089) q (0.474744529 0.544481397 "
         "0.668938994 -0.175152063)",
+        // A thin cylinder beside a box's vertical edge near its top corner: the
+        // side's two triangles each see the contact past their own boundary (one
+        // beyond the diagonal, one beyond the corner) and each left it to the other.
+        "[parallel] A: cylinder size (0.00105868781 0.0107165184 0) margin 0.000509456149 gap 0 at (-0.00713236583 "
+        "0.0138498414 0.0176315885) q (0.169458717 0.71689713 -0.399617761 -0.545571148); mesh box half (0.00173240318 "
+        "0.00123758113 0.00693251379) quads 1 gap 0 at (0.00343090878 0.0185933039 0.0155807491) q (0.169458717 "
+        "0.71689713 -0.399617761 -0.545571148)",
     };
     std::vector<ccfuzz::SurfacePair> pairs;
     for (const char* c : cases) {
