@@ -529,23 +529,6 @@ CC_HD_CALL int cc_mesh_reports_plainly(const cc_mesh_context* x, int ta, const c
     return -1;
 }
 
-/* Whether any of triangles `asks` reports a contact with A (see
- * cc_mesh_reports_plainly); only the answers in doubt run the query. */
-CC_HD_CALL int cc_mesh_others_report(const cc_mesh_context* x, int ta, const cc_geom* ga, float own, const int* asks,
-                                     int ask_count)
-{
-    for (int i = 0; i < ask_count; ++i) {
-        int plain = cc_mesh_reports_plainly(x, ta, ga, asks[i], own);
-        if (plain > 0) return 1;
-        if (plain == 0) continue;
-        cc_vec3 q[3];
-        float threshold;
-        cc_manifold other;
-        if (cc_mesh_triangle_query(x, ta, ga, asks[i], q, &threshold, &other) != CC_TRI_NONE) return 1;
-    }
-    return 0;
-}
-
 /* Settles CC_SURFACE_ASK_FLAT for triangle `id`. The neighbour `nb` across
  * the flat edge has A over it (its contact is not tilted beyond its own
  * boundary), is tilted over a flat edge or corner of its own, or reports
@@ -574,13 +557,13 @@ CC_HD_CALL int cc_mesh_flat_neighbour_keeps(const cc_mesh_context* x, int ta, co
     return nb > id ? CC_SURFACE_KEEP : CC_SURFACE_DROP;
 }
 
-/* The points of triangle t's manifold mf (feature code `feature`) that
- * this triangle keeps, as a bitmask: a contact on an edge or vertex shared
+/* The points of triangle `id`'s manifold mf (feature code `feature`, its
+ * vertices t) that it keeps, as a bitmask: a contact on an edge or vertex shared
  * by several triangles is kept by one of them only, and so is each point
  * of a face contact on a seam. `verdict` is cc_surface_keep_feature's,
  * settled. */
-CC_HD unsigned cc_mesh_keep_mask(const cc_mesh_context* x, int verdict, int feature, const cc_vec3* t, cc_vec3 ref,
-                                 unsigned flags, const cc_manifold* mf)
+CC_HD unsigned cc_mesh_keep_mask(const cc_mesh_context* x, int id, int verdict, int feature, const cc_vec3* t,
+                                 cc_vec3 ref, unsigned flags, const cc_manifold* mf)
 {
     const cc_model_view* m = x->m;
     int sb = x->b.shape;
@@ -592,10 +575,34 @@ CC_HD unsigned cc_mesh_keep_mask(const cc_mesh_context* x, int verdict, int feat
         cc_hfield_ref h = cc_hfield_ref_of(m, sb);
         /* Needed only for points at a vertex; none there, none asks (and
          * edges need only the coplanar flags). */
-        flags |= cc_triangle_points_near_vertices(mf, t[0], t[1], t[2], ref) ? cc_hfield_face_owners(&h, x->item->element)
+        flags |= cc_triangle_points_near_vertices(mf, t[0], t[1], t[2], ref) ? cc_hfield_face_owners(&h, id)
                                                                              : CC_TRI_FACE_OWNERS;
     }
     return cc_triangle_dedupe_mask(mf, t[0], t[1], t[2], ref, flags);
+}
+
+/* Whether any of triangles `asks` keeps a contact with A: its query
+ * reports one, and a face contact keeps a point after its seams are
+ * shared out (a one-point face contact on the edge it shares with the
+ * asking triangle goes to that edge's owner, which may be the one
+ * asking). cc_mesh_reports_plainly skips the triangles that clearly
+ * report nothing. */
+CC_HD_CALL int cc_mesh_others_keep(const cc_mesh_context* x, int ta, const cc_geom* ga, float own, const int* asks,
+                                   int ask_count)
+{
+    cc_vec3 ref = cc_triangle_reference(ga, ta);
+    for (int i = 0; i < ask_count; ++i) {
+        if (cc_mesh_reports_plainly(x, ta, ga, asks[i], own) == 0) continue;
+        cc_vec3 q[3];
+        float threshold;
+        cc_manifold other;
+        int f = cc_mesh_triangle_query(x, ta, ga, asks[i], q, &threshold, &other);
+        if (f == CC_TRI_NONE) continue;
+        if (f != CC_TRI_FACE) return 1;
+        unsigned flags = cc_surface_triangle_flags(x->m, x->b.shape, asks[i]);
+        if (cc_mesh_keep_mask(x, asks[i], CC_SURFACE_KEEP, f, q, ref, flags, &other)) return 1;
+    }
+    return 0;
 }
 
 /* The kept points of a sphere's contact with triangle t. */
@@ -607,7 +614,7 @@ CC_HD unsigned cc_mesh_sphere_keep(const cc_mesh_context* x, const cc_geom* ga, 
     unsigned flags = cc_surface_triangle_flags(x->m, sb, x->item->element);
     int verdict = cc_surface_keep_feature(x->m, sb, x->shape_pose[sb], x->item->element, feature, t[0], t[1], t[2], ref, 1,
                                           flags, 0, 0);
-    return cc_mesh_keep_mask(x, verdict, feature, t, ref, flags, mf);
+    return cc_mesh_keep_mask(x, x->item->element, verdict, feature, t, ref, flags, mf);
 }
 
 /* The kept points of another convex shape's contact with triangle t: a
@@ -625,11 +632,11 @@ CC_HD unsigned cc_mesh_convex_keep(const cc_mesh_context* x, int ta, const cc_ge
     if (verdict == CC_SURFACE_ASK_NEIGHBOUR) {
         float own = 3.0e38f;
         for (int k = 0; k < mf->count; ++k) own = cc_minf(own, mf->distance[k]);
-        verdict = cc_mesh_others_report(x, ta, ga, own, asks, ask_count) ? CC_SURFACE_DROP : CC_SURFACE_KEEP;
+        verdict = cc_mesh_others_keep(x, ta, ga, own, asks, ask_count) ? CC_SURFACE_DROP : CC_SURFACE_KEEP;
     } else if (verdict == CC_SURFACE_ASK_FLAT) {
         verdict = cc_mesh_flat_neighbour_keeps(x, ta, ga, x->item->element, asks[0]);
     }
-    return cc_mesh_keep_mask(x, verdict, feature, t, ref, flags, mf);
+    return cc_mesh_keep_mask(x, x->item->element, verdict, feature, t, ref, flags, mf);
 }
 
 /* A shape whose reference point lies under heightfield triangle `id`, in

@@ -70,6 +70,13 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         "0.0138498414 0.0176315885) q (0.169458717 0.71689713 -0.399617761 -0.545571148); mesh box half (0.00173240318 "
         "0.00123758113 0.00693251379) quads 1 gap 0 at (0.00343090878 0.0185933039 0.0155807491) q (0.169458717 "
         "0.71689713 -0.399617761 -0.545571148)",
+        // A small cone just past a box's edge, within its gap: the face's one-point
+        // contact lies on the shared edge and goes to the edge's owner on the other
+        // face, which left it to the face because the face reported it.
+        "[random] A: cone size (0.000184904362 0.000243699062 0) margin 1.12167626e-07 gap 1.12518064e-05 at "
+        "(-0.00448971521 -0.0105515532 -0.0018413068) q (0.0120520694 -0.79915297 0.579313755 0.16001524); mesh box "
+        "half (0.000633226591 0.00102730806 0.00125720247) quads 4 gap 0 at (-0.00295033166 -0.00982986111 "
+        "-0.00251670135) q (0.727828205 -0.0975975394 -0.675642967 -0.0651719347)",
     };
     std::vector<ccfuzz::SurfacePair> pairs;
     for (const char* c : cases) {
