@@ -562,8 +562,8 @@ CC_HD_CALL int cc_mesh_flat_neighbour_keeps(const cc_mesh_context* x, int ta, co
  * by several triangles is kept by one of them only, and so is each point
  * of a face contact on a seam. `verdict` is cc_surface_keep_feature's,
  * settled. */
-CC_HD unsigned cc_mesh_keep_mask(const cc_mesh_context* x, int id, int verdict, int feature, const cc_vec3* t,
-                                 cc_vec3 ref, unsigned flags, const cc_manifold* mf)
+CC_HD_CALL unsigned cc_mesh_keep_mask(const cc_mesh_context* x, int id, int verdict, int feature, const cc_vec3* t,
+                                      cc_vec3 ref, unsigned flags, const cc_manifold* mf)
 {
     const cc_model_view* m = x->m;
     int sb = x->b.shape;
