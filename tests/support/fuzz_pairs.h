@@ -845,7 +845,6 @@ inline std::vector<Finding> score_swap(const Pair& p, const std::vector<cc_conta
 // A pair as C source, for the report of a failure.
 inline std::string describe(const Pair& p)
 {
-    char buf[4096];
     auto shape = [](const Shape& s) {
         char t[400];
         std::string points;
@@ -860,8 +859,8 @@ inline std::string describe(const Pair& p)
                       s.type == CC_SHAPE_CONVEX_HULL ? (" (" + std::to_string(s.hull.size()) + " hull points)").c_str() : "");
         return std::string(t) + (points.empty() ? "" : " points {" + points + "}");
     };
-    std::snprintf(buf, sizeof buf, "[%s] A: %s; B: %s", pose_class_name(p.pose_class), shape(p.a).c_str(), shape(p.b).c_str());
-    return buf;
+    // Whole, however many hull points: the text must replay.
+    return std::string("[") + pose_class_name(p.pose_class) + "] A: " + shape(p.a) + "; B: " + shape(p.b);
 }
 
 // Reads one shape as describe() writes it ("<type> size (...) margin m gap g
