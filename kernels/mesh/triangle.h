@@ -624,6 +624,9 @@ CC_HD int cc_tri_over_face(const cc_vec3* rel, cc_vec3 n, cc_vec3 x, float band)
  * Writes r as a one-point contact: normal -n, distance -t, the touching
  * points on A and on the triangle's face. Returns 0 when GJK cannot tell. */
 #define CC_TRI_DEPTH_STEPS 32
+#define CC_TRI_FREE_TRIES 4
+CC_HD float cc_tri_pow10(int k) { return k == 0 ? 1.0f : (k == 1 ? 10.0f : (k == 2 ? 100.0f : 1000.0f)); }
+
 CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 n, float low_h, cc_convex_result* r)
 {
     float scale = a->extent + prism->extent;
@@ -649,10 +652,18 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
     }
     /* Just free: the closest points are the touching points. They are
      * found 2 tol higher, where A is apart by more than GJK's tolerance
-     * (at hi itself it may be within it, which GJK calls touching). */
-    float free_lift = hi + 2.0f * tol;
+     * (at hi itself it may be within it, which GJK calls touching); where
+     * GJK still stalls (a steep shape whose lowest point lies just past the
+     * triangle, touching the face's rim at a grazing angle), ten times
+     * higher again, up to three times: the touching lift below follows
+     * from the gap GJK measures there. */
+    float free_lift = hi;
     cc_gjk_result g;
-    cc_gjk(a, prism, cc_v3_scale(n, -free_lift), zero, 3.0e38f, 0.0f, tol, &g);
+    g.status = CC_GJK_OVERLAP;
+    for (int k = 0; k < CC_TRI_FREE_TRIES && g.status != CC_GJK_SEPARATED; ++k) {
+        free_lift += 2.0f * tol * cc_tri_pow10(k);
+        cc_gjk(a, prism, cc_v3_scale(n, -free_lift), zero, 3.0e38f, 0.0f, tol, &g);
+    }
     if (g.status != CC_GJK_SEPARATED) return 0;
     /* The bisection's bounds can both stand above the touching lift where
      * GJK could not prove a small gap. The gap at free_lift shrinks at the

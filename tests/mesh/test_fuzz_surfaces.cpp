@@ -78,6 +78,17 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         "half (0.000633226591 0.00102730806 0.00125720247) quads 4 gap 0 at (-0.00295033166 -0.00982986111 "
         "-0.00251670135) q (0.727828205 -0.0975975394 -0.675642967 -0.0651719347)",
     };
+    // Shapes crossing a face with their lowest point just past it, where the
+    // depth over the face is a lift that GJK must prove free: a steep thin
+    // cylinder poking through a thin box's side beside its bottom edge (the
+    // bottom, which the solid's own push-out would use, is culled: the
+    // centre lies behind its plane) got nothing from either face.
+    const char* crossing[] = {
+        "[random] A: cylinder size (3.46248016e-05 0.000190350067 0) margin 0 gap 3.63463556e-07 at (0.000890543044 "
+        "0.00170069584 -0.0018477866) q (0.188676536 0.445192933 -0.0601535104 0.87326169); mesh box half "
+        "(0.000591112825 0.000375812262 0.000128421554) quads 3 gap 1.07291462e-05 at (0.00122602074 0.0021150976 "
+        "-0.00154999888) q (0.164650202 -0.351688802 -0.687293172 0.613867581)",
+    };
     std::vector<ccfuzz::SurfacePair> pairs;
     for (const char* c : cases) {
         ccfuzz::SurfacePair p;
@@ -97,6 +108,15 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         ccfuzz::Reference r = ccfuzz::surface_reference(pairs[i]);
         double expected = r.distance - pairs[i].a.margin;
         EXPECT_NEAR(deepest, expected, 1e-5 * ccfuzz::surface_extent(pairs[i])) << cases[i];
+    }
+    for (const char* c : crossing) {
+        ccfuzz::SurfacePair p;
+        ASSERT_TRUE(ccfuzz::parse_surface_pair(c, &p)) << c;
+        auto got = ccfuzz::collide_surface_pairs({p}, cc_device_cpu(), &error);
+        ASSERT_TRUE(error.empty()) << error;
+        ASSERT_FALSE(got[0].empty()) << c;
+        for (const ccfuzz::Finding& f : ccfuzz::score_surface(p, got[0]))
+            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << c;
     }
 }
 
