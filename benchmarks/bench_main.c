@@ -508,8 +508,8 @@ static int run_one(const options* o, bench_scene scene, int worlds, int shapes, 
     if (scene_has_surfaces(scene) && !o->no_reduce && r->info.reduce_contacts) run_unreduced(o, &s, r);
     if (o->device.kind == CC_DEVICE_CUDA) {
         /* Narrow phase traffic: per pair the pair, both shapes' columns and
-         * body poses (about 192 bytes); per contact its 56-byte row. */
-        double bytes = 192.0 * r->pairs + 56.0 * r->contacts;
+         * body poses (about 192 bytes); per contact its 60-byte row. */
+        double bytes = 192.0 * r->pairs + 60.0 * r->contacts;
         r->narrow_gbps = r->stages.narrow_phase_ms > 0 ? bytes / (r->stages.narrow_phase_ms * 1e6) : 0;
         char name[128];
         cc_device_describe(o->device, name, sizeof name, &r->peak_gbps);

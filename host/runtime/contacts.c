@@ -13,7 +13,8 @@
     X(cc_vec3, normal)        \
     X(float, thickness0)      \
     X(float, thickness1)      \
-    X(float, distance)
+    X(float, distance)        \
+    X(int, speculative)
 
 static size_t align16(size_t n) { return (n + 15) & ~(size_t)15; }
 
@@ -75,6 +76,7 @@ cc_status cc_contacts_create(const cc_pipeline* p, cc_contacts** out)
     c->view.capacity = rows;
     c->model = p->model;
     c->id = next_id++;
+    c->speculative = p->horizon != NULL;
     /* Count 0; generations: none yet, matched against nothing (-1). */
     int header[4] = {0, 0, 0, 0};
     s = p->backend->upload(c->view.count, header, sizeof header);
@@ -205,6 +207,7 @@ cc_status cc_contacts_download(const cc_contacts* c, const cc_state* state, cc_c
             r->thickness0 = h.thickness0[i];
             r->thickness1 = h.thickness1[i];
             r->distance = h.distance[i];
+            r->speculative = h.speculative[i];
             r->match_index = c->view.match_index ? match[i] : -1;
             /* Friction offsets: +-normal * thickness, in each body's frame. */
             int b0 = geom[r->shape0].body, b1 = geom[r->shape1].body;

@@ -25,8 +25,13 @@ typedef struct cc_contacts cc_contacts;
 /// - distance[i] = dot(normal, world(point1) - world(point0)) - thickness0 -
 ///   thickness1: the contact-space distance d = s - (m0 + m1), negative when
 ///   the margin-shifted surfaces overlap. A contact exists when d < gap0 + gap1
-///   (strictly: with no gap, surfaces that exactly touch make none, as in MuJoCo).
-/// Each slot costs 56 bytes of device memory.
+///   (strictly: with no gap, surfaces that exactly touch make none, as in MuJoCo),
+///   or, with speculative contacts on, when the points close d within the
+///   collision horizon (see cc_pipeline_def.speculative_contact_gap_max).
+/// - speculative[i] is nonzero when speculation is on, d > 0 and the contact
+///   points close d within the horizon: the step then keeps the bodies from
+///   passing through each other in one step (cc_step).
+/// Each slot costs 60 bytes of device memory.
 typedef struct cc_contacts_view {
     int* count;        ///< (1) number of valid contacts
     int capacity;      ///< rows allocated
@@ -38,6 +43,7 @@ typedef struct cc_contacts_view {
     float* thickness0; ///< (capacity) effective radius + margin of shape 0 [m]
     float* thickness1; ///< (capacity) effective radius + margin of shape 1 [m]
     float* distance;   ///< (capacity) contact-space signed distance [m]
+    int* speculative;  ///< (capacity) nonzero: a separated contact that closes within the horizon
     /* Matching, when the pipeline has it (else NULL): */
     int* match_index;      ///< (capacity) row of the previous pass's buffer this contact
                            ///< continues, or -1 for a new contact
@@ -59,6 +65,7 @@ typedef struct cc_contact {
     cc_vec3 normal;           ///< world frame, shape 0 -> shape 1
     float thickness0, thickness1; ///< effective radius + margin [m]
     float distance;               ///< contact-space signed distance [m]
+    int speculative;              ///< nonzero: separated, closing within the collision horizon
     int match_index;              ///< previous row matched, -1 new or matching disabled
 } cc_contact;
 

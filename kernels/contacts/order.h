@@ -18,6 +18,7 @@ CC_HD void cc_gather_contact_thread(int i, const int* perm, cc_contacts_view raw
     out.thickness0[i] = raw.thickness0[s];
     out.thickness1[i] = raw.thickness1[s];
     out.distance[i] = raw.distance[s];
+    out.speculative[i] = raw.speculative[s];
 }
 
 #endif

@@ -145,6 +145,7 @@ Snapshot snapshot(World& w, bool on_cpu)
         append_column(s, v.thickness0);
         append_column(s, v.thickness1);
         append_column(s, v.distance);
+        append_column(s, v.speculative);
         if (v.match_index) append_column(s, v.match_index);
         for (int i = 0; i < s.count; ++i) s.shapes.emplace_back(v.shape0[i], v.shape1[i]);
     } else {
@@ -153,7 +154,7 @@ Snapshot snapshot(World& w, bool on_cpu)
         EXPECT_EQ(cc_contacts_download(w.contacts.get(), w.state.get(), c.data(), (int)c.size(), &n), CC_OK)
             << cc_last_error_message();
         EXPECT_EQ(n, s.count);
-        static_assert(sizeof(cc_contact) == 21 * 4, "cc_contact has padding");
+        static_assert(sizeof(cc_contact) == 22 * 4, "cc_contact has padding");
         for (int i = 0; i < s.count; ++i) {
             const uint8_t* p = reinterpret_cast<const uint8_t*>(&c[(size_t)i]);
             s.rows[(size_t)i].assign(p, p + sizeof(cc_contact));
