@@ -27,6 +27,8 @@ typedef struct cc_pass_view {
     cc_explicit_view explicit_pairs;
     cc_sap_view sap;
     cc_mesh_view mesh;             /* item_capacity 0: no mesh or heightfield pairs */
+    cc_speculation_view spec;      /* speculative contacts (linear NULL: off) */
+    cc_speculation_view* spec_published; /* (1) device copy of spec, written by the bounds stage */
     void* sort_temp;               /* radix-sort and selection scratch */
     size_t sort_temp_bytes;
     /* Deterministic order (raw_keys NULL when off): the narrow phase writes
@@ -60,6 +62,7 @@ CC_HD cc_contact_sink cc_pass_contact_sink(const cc_pass_view* v)
     s.counter = &v->counters->contact_count;
     s.keys = v->raw_keys;
     s.layout = v->key_layout;
+    s.spec = v->spec.linear ? v->spec_published : (const cc_speculation_view*)0;
     return s;
 }
 

@@ -15,7 +15,7 @@
 /* Warn when the contact buffer estimate reaches this size. */
 #define LARGE_BUFFER_BYTES ((int64_t)256 << 20)
 /* Device bytes of one contact row (see cc_contacts_view). */
-#define CONTACT_ROW_BYTES 56
+#define CONTACT_ROW_BYTES 60
 
 cc_pipeline_def cc_default_pipeline_def(void)
 {
@@ -33,6 +33,7 @@ cc_pipeline_def cc_default_pipeline_def(void)
     d.reduce_contacts = 1;
     d.mesh_work_items_max = CC_CAPACITY_AUTO;
     d.mesh_reduction_pairs_max = CC_CAPACITY_AUTO;
+    d.speculative_contact_gap_max = 0.0f;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -77,6 +78,10 @@ static cc_status validate_def(const cc_pipeline_def* d)
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: mesh_work_items_max %d is invalid; give a positive item count or CC_CAPACITY_AUTO", what, d->mesh_work_items_max);
     if (d->mesh_reduction_pairs_max == 0 || d->mesh_reduction_pairs_max < CC_CAPACITY_AUTO)
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: mesh_reduction_pairs_max %d is invalid; give a positive pair count or CC_CAPACITY_AUTO", what, d->mesh_reduction_pairs_max);
+    if (!(d->speculative_contact_gap_max >= 0.0f) || !isfinite(d->speculative_contact_gap_max))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: speculative_contact_gap_max %g must be a finite distance >= 0 [m] (0 turns speculation off)", what, (double)d->speculative_contact_gap_max);
+    if (d->speculative_contact_gap_max > CC_SIZE_MAX)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: speculative_contact_gap_max %g exceeds CC_SIZE_MAX (%g m)", what, (double)d->speculative_contact_gap_max, (double)CC_SIZE_MAX);
     if (d->contact_report && d->contact_matching == CC_MATCHING_DISABLED)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_report needs a contact_matching mode (CC_MATCHING_LATEST or CC_MATCHING_STICKY)", what);
     return CC_OK;
@@ -378,6 +383,83 @@ static int has_surfaces(const cc_model* m)
     return 0;
 }
 
+/* A shape's smallest half extent [m]: how deep another may sink into it
+ * before passing its middle. Planes, heightfields and open meshes have no
+ * thickness (3e38: the other shape decides). */
+static float smallest_half_extent(const cc_model_view* v, int s)
+{
+    const cc_shape_geometry* g = &v->shape_geom[s];
+    cc_vec3 z = g->size, lo, hi;
+    switch (g->type) {
+    case CC_SHAPE_SPHERE:
+    case CC_SHAPE_CAPSULE:
+        return z.x;
+    case CC_SHAPE_CYLINDER:
+    case CC_SHAPE_CONE:
+        return z.x < z.y ? z.x : z.y;
+    case CC_SHAPE_BOX:
+    case CC_SHAPE_ELLIPSOID:
+        return fminf(z.x, fminf(z.y, z.z));
+    case CC_SHAPE_CONVEX_HULL:
+        lo = v->hulls[v->shape_source[s]].lower, hi = v->hulls[v->shape_source[s]].upper;
+        break;
+    case CC_SHAPE_MESH:
+        if (!v->meshes[v->shape_source[s]].watertight) return 3.0e38f;
+        lo = v->meshes[v->shape_source[s]].lower, hi = v->meshes[v->shape_source[s]].upper;
+        break;
+    default:
+        return 3.0e38f;
+    }
+    return 0.5f * fminf((hi.x - lo.x) * z.x, fminf((hi.y - lo.y) * z.y, (hi.z - lo.z) * z.z));
+}
+
+/* Speculative contacts: each shape's reach and thickness, and the
+ * device-side horizon. */
+static cc_status setup_speculation(cc_pipeline* p)
+{
+    float gap_max = p->def.speculative_contact_gap_max;
+    if (!(gap_max > 0.0f)) return CC_OK;
+    const cc_model_view* hv = &p->model->host_view;
+    int n = hv->shape_count;
+    float* thin_host = (float*)cc_host_alloc(sizeof(float) * (size_t)(n + 1));
+    if (!thin_host) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_pipeline_create: out of host memory");
+    for (int i = 0; i < n; ++i) thin_host[i] = smallest_half_extent(hv, i);
+    void *reach = NULL, *horizon = NULL, *thin = NULL, *published = NULL;
+    float zero = 0.0f;
+    cc_status s = pipeline_alloc(p, sizeof(float) * (size_t)n, &reach);
+    if (s == CC_OK) s = pipeline_upload(p, thin_host, sizeof(float) * (size_t)n, &thin);
+    cc_host_free(thin_host);
+    if (s == CC_OK) s = pipeline_upload(p, &zero, sizeof zero, &horizon);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_speculation_view), &published);
+    if (s != CC_OK) return s;
+    p->view.spec_published = (cc_speculation_view*)published;
+    p->view.spec = cc_speculation_off();
+    p->view.spec.shape_reach = (float*)reach;
+    p->view.spec.shape_thin = (const float*)thin;
+    p->view.spec.horizon = (const float*)horizon;
+    p->view.spec.gap_max = gap_max;
+    p->view.spec.body_mass = p->model->view.body_mass;
+    p->view.mesh.shape_reach = (const float*)reach;
+    p->horizon = (float*)horizon;
+    p->info.speculative_contact_gap_max = gap_max;
+    return CC_OK;
+}
+
+cc_status cc_pipeline_set_collision_dt(cc_pipeline* p, float dt)
+{
+    static const char* what = "cc_pipeline_set_collision_dt";
+    if (!p) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: pipeline is NULL", what);
+    if (!p->horizon)
+        return cc_fail(CC_ERR_INVALID_STATE, "%s: the pipeline has no speculative contacts; create it with speculative_contact_gap_max > 0", what);
+    if (!(dt >= 0.0f) || !isfinite(dt))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dt %g must be a finite time >= 0 [s]", what, (double)dt);
+    cc_status s = cc_model_activate(p->model);
+    if (s == CC_OK) s = p->backend->upload(p->horizon, &dt, sizeof dt);
+    return s == CC_OK ? cc_ok() : s;
+}
+
+float* cc_pipeline_collision_dt_device(cc_pipeline* p) { return p ? p->horizon : NULL; }
+
 /* Work items and reduction blocks of the mesh stages. */
 static cc_status setup_mesh(cc_pipeline* p, const cc_capacity_estimate* est)
 {
@@ -460,6 +542,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     for (int i = 0; i < CC_TIMER_COUNT && s == CC_OK; ++i) s = p->backend->timer_create(&p->timers[i]);
     if (s == CC_OK && d.deterministic) s = setup_order_and_matching(p);
     if (s == CC_OK && has_surfaces(model)) s = setup_mesh(p, &est);
+    if (s == CC_OK) s = setup_speculation(p);
     if (s == CC_OK && p->view.sort_temp_bytes) s = pipeline_alloc(p, p->view.sort_temp_bytes, &p->view.sort_temp);
     if (s != CC_OK) goto fail;
     p->view.shape_pose = (cc_transform*)pose;
@@ -514,6 +597,11 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     cc_pass_view v = p->view;
     v.body_pose = state->body_pose;
     v.contacts = contacts->view;
+    if (p->horizon) {
+        v.spec.linear = state->body_linear;
+        v.spec.angular = state->body_angular;
+        v.spec.body_pose = state->body_pose;
+    }
     int deterministic = p->info.deterministic, matching = v.match.mode != CC_MATCHING_DISABLED;
     if ((matching && !contacts->view.match_index) || (v.report && !contacts->view.new_indices))
         return cc_fail(CC_ERR_MISMATCH, "%s: the pipeline matches contacts but the buffer has no matching columns; create it with cc_contacts_create on this pipeline", what);

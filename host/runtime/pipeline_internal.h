@@ -20,11 +20,13 @@ struct cc_pipeline {
     cc_stage_times times;
     double route_seconds[CC_ROUTE_COUNT]; /* CPU profiling */
     cc_pipeline_def def;                  /* as created, deterministic resolved */
+    float* horizon;                       /* device: speculation's collision dt; NULL when off */
 };
 
 struct cc_contacts {
     const cc_model* model;
     int id; /* tells the matcher which buffer the previous pass wrote */
+    int speculative; /* made by a pipeline with speculative contacts */
     cc_contacts_view view;
     void* block;
 };

@@ -63,6 +63,16 @@ typedef struct cc_pipeline_def {
     /// Mesh and heightfield pairs reduced per pass; pairs beyond it are
     /// written unreduced (CC_CAPACITY_AUTO).
     int mesh_reduction_pairs_max;
+    /// Speculative contacts (velocity-adapted gaps) [m]: a separated
+    /// candidate at contact-space distance d is also kept when
+    /// d <= min(v dt, speculative_contact_gap_max), v being the closing
+    /// speed along its normal at its points (both bodies' linear and angular
+    /// velocity in the collided state) and dt the collision horizon
+    /// (cc_pipeline_set_collision_dt): receding and common motion enlarge
+    /// nothing. The limit holds for the pair, not per shape. Such rows carry
+    /// the speculative flag, and cc_step keeps their bodies from passing
+    /// through each other. Finite and >= 0; 0 turns speculation off (0).
+    float speculative_contact_gap_max;
     int32_t cookie;                    ///< set by cc_default_pipeline_def; do not touch
 } cc_pipeline_def;
 
@@ -84,6 +94,7 @@ typedef struct cc_pipeline_info {
     int reduce_contacts;           ///< mesh and heightfield contacts are reduced
     int mesh_work_items_max;       ///< 0 when the model has no mesh or heightfield pair
     int mesh_reduction_pairs_max;  ///< 0 when not reducing or without such pairs
+    float speculative_contact_gap_max; ///< 0: speculation off
 } cc_pipeline_info;
 
 /// What the last completed pass needed beyond the capacities.
@@ -123,6 +134,19 @@ cc_status cc_contacts_create(const cc_pipeline* p, cc_contacts** out);
 /// into a CUDA graph. On the CPU backend it runs to completion.
 cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contacts,
                      cc_stream stream);
+
+/// The collision horizon of speculative contacts: the time [s] until the
+/// next planned cc_collide (including steps taken without one); finite and
+/// >= 0, 0 keeps only the authored gaps. It lives on the device, so a
+/// captured cc_collide reads the value current at each replay. This call
+/// writes it with a blocking copy (ordered after work on the default
+/// stream); a device kernel of the user's may write
+/// cc_pipeline_collision_dt_device instead. A frame graph writes it itself.
+/// Fails with CC_ERR_INVALID_STATE when the pipeline has no speculation.
+cc_status cc_pipeline_set_collision_dt(cc_pipeline* p, float dt);
+/// Device (on the CPU, host) address of the horizon [s], or NULL when the
+/// pipeline has no speculation.
+float* cc_pipeline_collision_dt_device(cc_pipeline* p);
 
 /// Waits for the device and reads the overflow record of the last pass.
 cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out);

@@ -46,6 +46,7 @@ typedef struct cc_mesh_view {
     int* block_pair;           /* block_capacity: the grouped pair that took each block */
     int block_capacity;
     int reduce; /* contact reduction on */
+    const float* shape_reach; /* (nshape) speculative reach of each shape (contacts/speculation.h); NULL: off */
 } cc_mesh_view;
 
 CC_HD int cc_type_is_surface(int t) { return t == CC_SHAPE_MESH || t == CC_SHAPE_HEIGHTFIELD; }
@@ -220,7 +221,8 @@ CC_HD int cc_reach_misses(const cc_reach* r, cc_vec3 a, cc_vec3 b, cc_vec3 c)
     return outside;
 }
 
-CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pose, int other, int surface)
+CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_mesh_view* mv, const cc_transform* shape_pose, int other,
+                           int surface)
 {
     const cc_shape_geometry* g = &m->shape_geom[other];
     cc_vec3 centre = shape_pose[other].p;
@@ -237,21 +239,23 @@ CC_HD cc_reach cc_reach_of(const cc_model_view* m, const cc_transform* shape_pos
     r.exact = g->type == CC_SHAPE_SPHERE;
     r.centre = cc_tf_point_inv(shape_pose[surface], centre);
     /* A little slack against rounding: culling must never drop a contact. */
-    r.radius = (extent + m->shape_bounds_pad[other] + m->shape_bounds_pad[surface]) * (1.0f + 1.0e-5f) + 1.0e-6f;
+    float pads = m->shape_bounds_pad[other] + m->shape_bounds_pad[surface];
+    if (mv->shape_reach) pads += mv->shape_reach[other] + mv->shape_reach[surface];
+    r.radius = (extent + pads) * (1.0f + 1.0e-5f) + 1.0e-6f;
     return r;
 }
 
 /* Triangles of surface shape `s` near the other shape: those under its
- * world box `box` (grown by the surface's margin and gap, the box already
- * carries the other shape's) that its reach meets. */
+ * world box `box` (grown by the surface's margin, gap and speculative
+ * reach, the box already carries the other shape's) that its reach meets. */
 CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv, cc_pass_counters* c,
                                   const cc_transform* shape_pose, int s, int other, cc_aabb box, int pair)
 {
     const cc_shape_geometry* g = &m->shape_geom[s];
-    float pad = m->shape_bounds_pad[s];
+    float pad = m->shape_bounds_pad[s] + (mv->shape_reach ? mv->shape_reach[s] : 0.0f);
     int kind = m->shape_geom[other].type == CC_SHAPE_SPHERE ? CC_MESH_ITEM_SPHERE_TRIANGLE : CC_MESH_ITEM_CONVEX_TRIANGLE;
     cc_mesh_emitter e = cc_mesh_emitter_make(mv, pair, kind);
-    cc_reach reach = cc_reach_of(m, shape_pose, other, s);
+    cc_reach reach = cc_reach_of(m, mv, shape_pose, other, s);
     if (g->type == CC_SHAPE_MESH) {
         const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
         cc_aabb q = cc_aabb_in_frame(box, shape_pose[s], g->size, 0.0f);

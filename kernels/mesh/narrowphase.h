@@ -71,6 +71,7 @@ CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, c
     out.thickness0[row] = a.thickness;
     out.thickness1[row] = b.thickness;
     out.distance[row] = d;
+    out.speculative[row] = a.reach > 0.0f && cc_speculation_flag(sink.spec, a.shape, b.shape, a.body, b.body, point, normal, d);
     if (sink.keys) sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, sub_key);
 }
 
@@ -102,6 +103,9 @@ CC_HD void cc_mesh_contact_within(const cc_mesh_context* x, cc_vec3 point, cc_ve
         return;
     }
     if (!(dist < threshold)) return; /* strict, as cc_write_manifold */
+    if (x->a.reach > 0.0f &&
+        !cc_contact_admits(x->sink.spec, x->a, x->b, point, normal, dist - (x->a.thickness + x->b.thickness)))
+        return;
     if (x->item->block < 0) {
         cc_write_point(x->a, x->b, point, normal, dist, offset, fingerprint, x->body_pose, x->sink);
         return;
@@ -844,7 +848,7 @@ CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_v
     x->mv = mv;
     x->sink = sink;
     x->pass = pass;
-    cc_contact_sides_of(m, p.a, p.b, &x->a, &x->b);
+    cc_contact_sides_of(m, sink.spec, p.a, p.b, &x->a, &x->b);
     x->ref = shape_pose[p.b].p;
     /* A constant family compiles the other families' routines away. */
     if (family == CC_MESH_FAMILY_SPHERE) cc_mesh_sphere_triangle_item(x);

@@ -92,7 +92,7 @@ CC_HD void cc_narrowphase_class_thread(int i, const cc_model_view* m, const cc_p
     if (geo_a.type == CC_SHAPE_CONVEX_HULL) ga.hull = cc_hull_ref_of(m, sa);
     if (geo_b.type == CC_SHAPE_CONVEX_HULL) gb.hull = cc_hull_ref_of(m, sb);
     cc_contact_side a, b;
-    cc_contact_sides_of(m, sa, sb, &a, &b);
+    cc_contact_sides_of(m, sink.spec, sa, sb, &a, &b);
     cc_manifold mf;
     int route = cc_route_of(geo_a.type, geo_b.type);
     if (route_class != CC_ROUTE_CLASS_ANY && cc_route_class(route) != route_class) return;

@@ -1,10 +1,12 @@
 /* Stage 1: each shape's world pose and its world AABB, expanded by its
  * bounds pad (margin + gap, or half a contact pair's when larger) so that
  * the broad phase keeps every pair the narrow phase could admit
- * (d < gap_a + gap_b). */
+ * (d < gap_a + gap_b), and with speculation by its reach
+ * (kernels/contacts/speculation.h). */
 #ifndef CC_KERNELS_SHAPES_BOUNDS_H
 #define CC_KERNELS_SHAPES_BOUNDS_H
 
+#include "kernels/contacts/speculation.h"
 #include "kernels/model_view.h"
 #include "kernels/narrowphase/route.h"
 
@@ -168,20 +170,32 @@ CC_HD cc_aabb cc_pooled_shape_aabb(const cc_model_view* m, int type, int source,
     return cc_local_box_aabb(lo, hi, xf, expand);
 }
 
-/* Per-thread body: shape i's world pose and expanded AABB. */
+/* Per-thread body: shape i's world pose and expanded AABB (and, with
+ * speculation, its reach, by which the box grows too). */
 CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transform* body_pose,
+                                  const cc_speculation_view* spec, cc_speculation_view* published,
                                   cc_transform* shape_pose, cc_aabb* aabb)
 {
+    if (i == 0 && spec->linear) *published = *spec; /* for the later stages (contacts/speculation.h) */
     cc_shape_geometry g = m->shape_geom[i];
     cc_transform xf = m->shape_local[i];
     if (g.body >= 0) xf = cc_tf_mul(body_pose[g.body], xf);
     shape_pose[i] = xf;
+    cc_aabb box;
     if (g.type == CC_SHAPE_MESH || g.type == CC_SHAPE_HEIGHTFIELD) {
-        aabb[i] = cc_pooled_shape_aabb(m, g.type, m->shape_source[i], g.size, xf, m->shape_bounds_pad[i]);
-        return;
+        box = cc_pooled_shape_aabb(m, g.type, m->shape_source[i], g.size, xf, m->shape_bounds_pad[i]);
+    } else {
+        const cc_hull_desc* hull = g.type == CC_SHAPE_CONVEX_HULL ? &m->hulls[m->shape_source[i]] : 0;
+        box = cc_shape_aabb(g.type, g.size, xf, m->shape_bounds_pad[i], hull);
     }
-    const cc_hull_desc* hull = g.type == CC_SHAPE_CONVEX_HULL ? &m->hulls[m->shape_source[i]] : 0;
-    aabb[i] = cc_shape_aabb(g.type, g.size, xf, m->shape_bounds_pad[i], hull);
+    if (spec->linear) {
+        int moves = g.body >= 0 && !m->body_static[g.body];
+        float reach = moves ? cc_shape_reach(spec, g.body, box.lower, box.upper) : 0.0f;
+        spec->shape_reach[i] = reach;
+        box.lower = cc_v3_sub(box.lower, cc_v3(reach, reach, reach));
+        box.upper = cc_v3_add(box.upper, cc_v3(reach, reach, reach));
+    }
+    aabb[i] = box;
 }
 
 #endif

@@ -5,5 +5,5 @@
 void cc_cpu_shape_bounds(const cc_pass_view* v)
 {
     for (int i = 0; i < v->model.shape_count; ++i)
-        cc_shape_bounds_thread(i, &v->model, v->body_pose, v->shape_pose, v->aabb);
+        cc_shape_bounds_thread(i, &v->model, v->body_pose, &v->spec, v->spec_published, v->shape_pose, v->aabb);
 }
