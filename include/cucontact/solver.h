@@ -79,8 +79,12 @@ void cc_solver_destroy(cc_solver* solver);
 /// the poses of `state_in`, gravity, then the def's integrator with the
 /// gyroscopic term and renormalised quaternions, written to `state_out`
 /// (a different state of the same model). Static bodies keep their pose and
-/// zero velocity. Only enqueues work on `stream`, like cc_collide, so it can
-/// be captured into a CUDA graph; on the CPU it runs to completion.
+/// zero velocity. Speculative rows (cc_contacts_view.speculative) whose
+/// points would close more than max(d, 0) within the step are arrested
+/// instead: separated points meet at the surface at the step's end, touching
+/// ones sink no deeper (README, "Speculative contacts"). Only enqueues work
+/// on `stream`, like cc_collide, so it can be captured into a CUDA graph; on
+/// the CPU it runs to completion.
 cc_status cc_step(cc_solver* solver, const cc_state* state_in, cc_state* state_out,
                   const cc_contacts* contacts, float dt, cc_stream stream);
 
@@ -119,7 +123,10 @@ cc_status cc_solver_get_body_forces(const cc_solver* solver, int first, int coun
 /// (cc_frame_graph_exec gives the cudaGraphExec_t for cudaGraphLaunch); on
 /// the CPU a recorded sequence that cc_frame_graph_launch replays, so host
 /// code is the same on both. The graph uses the pipeline, the solver and the
-/// states it was made with: destroy it before any of them.
+/// states it was made with: destroy it before any of them. With a
+/// speculating pipeline, each collide's horizon (collide_every_n * dt,
+/// capped at the frame's end) is written to the pipeline's device value
+/// just before it.
 typedef struct cc_frame_graph cc_frame_graph;
 
 cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_state* states[2],

@@ -2,7 +2,8 @@
  * two bodies, applied at the midpoint of the two surface points, under the
  * solver's contact model. The distance is re-evaluated at the step's poses
  * from the body-frame points, so contacts kept across substeps (collide
- * every n substeps) follow the bodies. */
+ * every n substeps) follow the bodies. Speculative rows that would close
+ * within the step are arrested instead (kernels/step/speculative.h). */
 #ifndef CC_KERNELS_STEP_FORCE_H
 #define CC_KERNELS_STEP_FORCE_H
 
@@ -12,6 +13,7 @@
 #include "kernels/step/law_compliant.h"
 #include "kernels/step/law_penalty.h"
 #include "kernels/step/law_rolling.h"
+#include "kernels/step/speculative.h"
 #include "kernels/step/step_view.h"
 
 /* Per component: the sum order varies on a GPU (see deterministic mode). */
@@ -93,27 +95,62 @@ CC_HD void cc_step_note_limit(const cc_step_view* v, const cc_contact_rates* r, 
     cc_atomic_min_u32(&v->report->step_limit_bits, cc_float_order_bits(limit));
 }
 
-CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
+/* Row i at the step's poses: its shapes and bodies, the distance, the
+ * contact point (the midpoint of the surface points), the bodies' centres
+ * of mass, and the velocity of shape 1's point relative to shape 0's. */
+typedef struct cc_step_row {
+    int s0, s1, b0, b1, moves0, moves1;
+    cc_vec3 n, at, com0, com1, v_rel;
+    float d;
+} cc_step_row;
+
+CC_HD cc_step_row cc_step_row_of(int i, const cc_step_view* v)
 {
     const cc_contacts_view* c = &v->contacts;
-    if (i >= *c->count) return;
-    int s0 = c->shape0[i], s1 = c->shape1[i];
-    int b0 = v->model.shape_geom[s0].body, b1 = v->model.shape_geom[s1].body;
-    cc_transform x0 = b0 >= 0 ? v->pose_in[b0] : cc_tf_identity();
-    cc_transform x1 = b1 >= 0 ? v->pose_in[b1] : cc_tf_identity();
-    cc_vec3 n = c->normal[i];
-    cc_vec3 p0 = cc_v3_madd(cc_tf_point(x0, c->point0[i]), n, c->thickness0[i]);
-    cc_vec3 p1 = cc_v3_madd(cc_tf_point(x1, c->point1[i]), n, -c->thickness1[i]);
-    float d = cc_v3_dot(n, cc_v3_sub(p1, p0));
-    cc_vec3 at = cc_v3_scale(cc_v3_add(p0, p1), 0.5f);
-    cc_vec3 com0 = b0 >= 0 ? cc_tf_point(x0, v->model.body_mass[b0].com) : at;
-    cc_vec3 com1 = b1 >= 0 ? cc_tf_point(x1, v->model.body_mass[b1].com) : at;
-    cc_vec3 v_rel = cc_v3_sub(cc_step_point_velocity(v, b1, com1, at), cc_step_point_velocity(v, b0, com0, at));
-    int moves0 = cc_step_body_moves(v, b0), moves1 = cc_step_body_moves(v, b1);
+    cc_step_row r;
+    r.s0 = c->shape0[i], r.s1 = c->shape1[i];
+    r.b0 = v->model.shape_geom[r.s0].body, r.b1 = v->model.shape_geom[r.s1].body;
+    cc_transform x0 = r.b0 >= 0 ? v->pose_in[r.b0] : cc_tf_identity();
+    cc_transform x1 = r.b1 >= 0 ? v->pose_in[r.b1] : cc_tf_identity();
+    r.n = c->normal[i];
+    cc_vec3 p0 = cc_v3_madd(cc_tf_point(x0, c->point0[i]), r.n, c->thickness0[i]);
+    cc_vec3 p1 = cc_v3_madd(cc_tf_point(x1, c->point1[i]), r.n, -c->thickness1[i]);
+    r.d = cc_v3_dot(r.n, cc_v3_sub(p1, p0));
+    r.at = cc_v3_scale(cc_v3_add(p0, p1), 0.5f);
+    r.com0 = r.b0 >= 0 ? cc_tf_point(x0, v->model.body_mass[r.b0].com) : r.at;
+    r.com1 = r.b1 >= 0 ? cc_tf_point(x1, v->model.body_mass[r.b1].com) : r.at;
+    r.v_rel = cc_v3_sub(cc_step_point_velocity(v, r.b1, r.com1, r.at), cc_step_point_velocity(v, r.b0, r.com0, r.at));
+    r.moves0 = cc_step_body_moves(v, r.b0), r.moves1 = cc_step_body_moves(v, r.b1);
+    return r;
+}
+
+/* Before the forces: each moving body counts its arrested speculative rows. */
+CC_HD void cc_speculative_count_thread(int i, const cc_step_view* v)
+{
+    if (i >= *v->contacts.count) return;
+    cc_step_row r = cc_step_row_of(i, v);
+    if (!cc_speculative_arrests(v, i, r.d, cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1))) return;
+    if (r.moves0) cc_atomic_add_i32(&v->body_spec_count[r.b0], 1);
+    if (r.moves1) cc_atomic_add_i32(&v->body_spec_count[r.b1], 1);
+}
+
+CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
+{
+    if (i >= *v->contacts.count) return;
+    cc_step_row r = cc_step_row_of(i, v);
+    int s0 = r.s0, s1 = r.s1, b0 = r.b0, b1 = r.b1, moves0 = r.moves0, moves1 = r.moves1;
+    cc_vec3 n = r.n, at = r.at, com0 = r.com0, com1 = r.com1, v_rel = r.v_rel;
+    float d = r.d;
+    float closing = cc_speculative_closing(v, n, v_rel, moves0, moves1);
+    int arrested = cc_speculative_arrests(v, i, d, closing);
 
     cc_vec3 f1;
     cc_contact_rates rates;
-    if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
+    cc_vec3 lever0 = cc_v3_sub(at, com0), lever1 = cc_v3_sub(at, com1);
+    if (arrested) {
+        f1 = cc_speculative_force(v, b0, b1, moves0, moves1, lever0, lever1, n, d, closing);
+        rates = cc_contact_rates_zero();
+    } else if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
         cc_penalty_pair p = cc_penalty_combine(&v->model.shape_material[s0], &v->model.shape_material[s1]);
         cc_pair_friction(&v->model, s0, s1, &p.mu, 0, 0);
         f1 = cc_penalty_force(&p, d, n, v_rel);
@@ -122,11 +159,13 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
         f1 = cc_compliant_pair_force(v, s0, s1, !moves0, !moves1, d, n, v_rel, &rates);
     }
     cc_vec3 f0 = cc_v3_neg(f1);
-    cc_vec3 lever0 = cc_v3_sub(at, com0), lever1 = cc_v3_sub(at, com1);
-    /* Rolling and torsional resistance, from the normal load. */
-    float mu_rolling, mu_torsional;
-    cc_rolling_combine(&v->model.shape_material[s0], &v->model.shape_material[s1], &mu_rolling, &mu_torsional);
-    cc_pair_friction(&v->model, s0, s1, 0, &mu_torsional, &mu_rolling);
+    /* Rolling and torsional resistance, from the normal load (none while
+     * the surfaces do not touch). */
+    float mu_rolling = 0.0f, mu_torsional = 0.0f;
+    if (!arrested) {
+        cc_rolling_combine(&v->model.shape_material[s0], &v->model.shape_material[s1], &mu_rolling, &mu_torsional);
+        cc_pair_friction(&v->model, s0, s1, 0, &mu_torsional, &mu_rolling);
+    }
     cc_vec3 w_rel = cc_v3_sub(b1 >= 0 ? v->angular_in[b1] : cc_v3(0.0f, 0.0f, 0.0f),
                               b0 >= 0 ? v->angular_in[b0] : cc_v3(0.0f, 0.0f, 0.0f));
     cc_vec3 roll1 = cc_rolling_torque(mu_rolling, mu_torsional, cc_v3_dot(f1, n), n, w_rel, &rates);
@@ -188,6 +227,7 @@ CC_HD void cc_step_clear_body(int b, const cc_step_view* v)
 {
     v->body_force[b] = cc_v3(0.0f, 0.0f, 0.0f);
     v->body_torque[b] = cc_v3(0.0f, 0.0f, 0.0f);
+    if (v->body_spec_count) v->body_spec_count[b] = 0;
     if (v->integrator != 0) return;
     for (int k = 0; k < CC_IMPLICIT_TERMS; ++k) v->body_implicit[(size_t)b * CC_IMPLICIT_TERMS + k] = 0.0f;
     for (int k = 0; k < CC_TWIST; ++k) v->body_coupling[(size_t)b * CC_TWIST + k] = 0.0f;

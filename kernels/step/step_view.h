@@ -89,6 +89,10 @@ typedef struct cc_step_view {
     float* entry_implicit; /* deterministic: (entries x CC_IMPLICIT_TERMS) */
     float* entry_coupling; /* deterministic, when sweeping: (entries x CC_TWIST) */
     cc_step_report_state* report;
+    /* Speculative rows (kernels/step/speculative.h): per body, the rows
+     * arrested this step; NULL when the contacts come from a pipeline
+     * without speculation. */
+    int* body_spec_count;
 } cc_step_view;
 
 #endif

@@ -14,6 +14,9 @@ cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_s
     case CC_STEP_CLEAR:
         cc_step_clear_thread(v);
         break;
+    case CC_STEP_SPECULATIVE:
+        for (int i = 0; i < contacts; ++i) cc_speculative_count_thread(i, v);
+        break;
     case CC_STEP_CONTACT_FORCES:
         for (int i = 0; i < contacts; ++i) cc_contact_force_thread(i, v);
         break;
