@@ -1,7 +1,10 @@
 /* Frame graphs: one frame of collide + substeps recorded once and replayed.
  * The frame is written once, in record_frame; on CUDA it runs under stream
  * capture and becomes a CUDA graph, on the CPU it simply runs at each
- * launch, so both backends replay exactly the same sequence. */
+ * launch, so both backends replay exactly the same sequence. With
+ * speculative contacts, each collide's horizon (the time to the next one,
+ * capped at the frame's end) is copied into the pipeline's device value
+ * just before it, from a table the graph holds. */
 #include <math.h>
 
 #include "host/runtime/pipeline_internal.h"
@@ -17,6 +20,7 @@ struct cc_frame_graph {
     const cc_backend* backend;
     void* exec;           /* cudaGraphExec_t on CUDA, NULL on the CPU */
     cc_stream own_stream; /* capture stream when the user gave the default one */
+    float* horizons;      /* device: per collide, its horizon [s]; NULL without speculation */
 };
 
 /* Collide before substeps 0, n, 2n, ...; ping-pong the states; an odd
@@ -27,7 +31,9 @@ static cc_status record_frame(cc_frame_graph* g, cc_stream stream)
     for (int k = 0; k < g->substeps && s == CC_OK; ++k) {
         cc_state* from = g->states[k & 1];
         cc_state* to = g->states[(k + 1) & 1];
-        if (k % g->collide_every_n == 0) s = cc_collide(g->pipeline, from, g->contacts, stream);
+        if (k % g->collide_every_n == 0 && g->horizons)
+            s = g->backend->copy_async(g->pipeline->horizon, g->horizons + k / g->collide_every_n, sizeof(float), stream);
+        if (k % g->collide_every_n == 0 && s == CC_OK) s = cc_collide(g->pipeline, from, g->contacts, stream);
         if (s == CC_OK) s = cc_step(g->solver, from, to, g->contacts, g->dt, stream);
     }
     if (s == CC_OK && (g->substeps & 1)) s = cc_state_copy(g->states[0], g->states[1], stream);
@@ -40,6 +46,7 @@ void cc_frame_graph_destroy(cc_frame_graph* g)
     cc_model_activate(g->pipeline->model);
     if (g->exec) g->backend->graph_destroy(g->exec);
     if (g->own_stream) g->backend->stream_destroy(g->own_stream);
+    if (g->horizons) g->backend->free(g->horizons);
     cc_contacts_destroy(g->contacts);
     cc_host_free(g);
 }
@@ -74,6 +81,18 @@ cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_sta
     g->dt = dt;
     g->backend = m->backend;
     cc_status s = cc_contacts_create(pipeline, &g->contacts);
+    if (s == CC_OK && pipeline->horizon) {
+        int collides = (substeps + collide_every_n - 1) / collide_every_n;
+        float* table = (float*)cc_host_alloc(sizeof(float) * (size_t)collides);
+        if (!table) s = cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+        for (int j = 0; j < collides && s == CC_OK; ++j) {
+            int left = substeps - j * collide_every_n;
+            table[j] = (float)(left < collide_every_n ? left : collide_every_n) * dt;
+        }
+        if (s == CC_OK) s = cc_device_alloc(g->backend, sizeof(float) * (size_t)collides, (void**)&g->horizons);
+        if (s == CC_OK) s = g->backend->upload(g->horizons, table, sizeof(float) * (size_t)collides);
+        cc_host_free(table);
+    }
     if (s == CC_OK && g->backend->capture_begin) {
         cc_stream capture = stream;
         if (!capture) {
