@@ -80,6 +80,7 @@ typedef struct cc_body_mass {
     X(cc_vec3, hull_vertices, "hull vertices, hull frame")                           \
     X(cc_hull_face, hull_faces, "hull faces; `first` indexes hull_indices")          \
     X(int, hull_indices, "face vertex indices into hull_vertices (absolute)")        \
+    X(int, hull_graph, "vertex graph blocks of the hulls (shapes/hull.h)")          \
     X(cc_mesh_desc, meshes, "triangle meshes: ranges into the pools below")          \
     X(cc_vec3, mesh_vertices, "mesh vertices, mesh frame")                           \
     X(cc_mesh_triangle, mesh_triangles, "vertex indices into mesh_vertices (absolute)") \
@@ -145,6 +146,9 @@ CC_HD cc_hull_ref cc_hull_ref_of(const cc_model_view* m, int shape)
     h.face_count = d->face_count;
     h.vertex_first = d->vertex_first;
     h.center = d->center;
+    h.radius = d->radius;
+    /* Small hulls are scanned: as fast, and no graph to load. */
+    h.graph = d->vertex_count > CC_HULL_CLIMB_MIN ? m->hull_graph + d->graph_first : 0;
     return h;
 }
 

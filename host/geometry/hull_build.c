@@ -20,11 +20,6 @@
 #include "host/geometry/hull_build.h"
 #include "host/geometry/vec3d.h"
 
-/* Points closer than this fraction of the bounding-box diagonal count as
- * one point, and a set thinner than it counts as flat. qhull merges faces
- * that are coplanar within the same distance, so that float noise in the
- * input (a rotated box, say) does not split a face into slivers. */
-#define HULL_FLAT_TOLERANCE 1.0e-6
 
 /* --- A set of points: all of an array, or those an index list names -------- */
 
@@ -458,7 +453,7 @@ cc_status cc_hull_build(const cc_vec3* points, int count, int max_vertices, cons
     if (!what) what = "cc_hull_build";
     cc_status status = check_arguments(points, count, max_vertices, what, out);
     if (status != CC_OK) return status;
-    double tol = HULL_FLAT_TOLERANCE * points_extent(points, count);
+    double tol = CC_HULL_FLAT_TOLERANCE * points_extent(points, count);
     point_view all = {points, NULL, count};
     status = check_spans_volume(&all, tol, what);
     if (status != CC_OK) return status;

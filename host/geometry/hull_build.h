@@ -21,6 +21,12 @@ typedef struct cc_hull_data {
     cc_vec3 lower, upper; /* bounds of the vertices */
 } cc_hull_data;
 
+/* Points closer than this fraction of the bounding-box diagonal count as
+ * one point, and a set thinner than it counts as flat. qhull merges faces
+ * that are coplanar within the same distance, so that float noise in the
+ * input (a rotated box, say) does not split a face into slivers. */
+#define CC_HULL_FLAT_TOLERANCE 1.0e-6
+
 /* Most vertices a hull may keep (and the largest max_vertices accepted). */
 #define CC_HULL_VERTEX_LIMIT 4096
 

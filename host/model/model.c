@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "host/geometry/bvh_build.h"
+#include "host/geometry/hull_graph.h"
 #include "host/geometry/mesh_topology.h"
 #include "host/model/model_internal.h"
 #include "kernels/shapes/bounds.h"
@@ -115,6 +116,9 @@ static void count_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view*
         v->hull_faces_count += b->hulls[h].face_count;
         v->hull_indices_count += b->hulls[h].index_count;
     }
+    v->hull_graph_count = 0; /* one block per hull (shapes/hull.h) */
+    for (int h = 0; h < b->hull_count; ++h)
+        v->hull_graph_count += cc_hull_graph_ints(b->hulls[h].vertex_count, b->hulls[h].index_count);
     v->meshes_count = b->mesh_count;
     v->mesh_vertices_count = v->mesh_triangles_count = v->bvh_nodes_count = 0;
     for (int i = 0; i < b->mesh_count; ++i) {
@@ -172,7 +176,7 @@ static void fill_mesh_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_v
 /* Hulls back to back, their ranges made absolute. */
 static void fill_hull_pools(const cc_builder* b, cc_model_view* v)
 {
-    int vert = 0, face = 0, index = 0;
+    int vert = 0, face = 0, index = 0, graph = 0;
     for (int h = 0; h < b->hull_count; ++h) {
         const cc_hull_data* src = &b->hulls[h];
         cc_hull_desc* d = &v->hulls[h];
@@ -199,6 +203,9 @@ static void fill_hull_pools(const cc_builder* b, cc_model_view* v)
             v->hull_faces[face + f] = hf;
         }
         for (int i = 0; i < src->index_count; ++i) v->hull_indices[index + i] = src->indices[i] + vert;
+        d->graph_first = graph;
+        cc_hull_graph_build(src, d->center, v->hull_graph + graph, &d->radius);
+        graph += cc_hull_graph_ints(src->vertex_count, src->index_count);
         vert += src->vertex_count;
         face += src->face_count;
         index += src->index_count;

@@ -172,12 +172,30 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
     float best_dot = -2.0f;
     /* A uniform scale keeps the face normals as they are. */
     int uniform = c->size.x == c->size.y && c->size.y == c->size.z;
-    for (int i = 0; i < hr->face_count; ++i) {
-        cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
-        float t = cc_v3_dot(n, d);
-        if (t > best_dot) {
-            best_dot = t;
-            best = i;
+    if (hr->graph) {
+        /* A large hull: d lies in the normal cone of its support vertex,
+         * spanned by the normals of the faces around it; the closest of
+         * those is the face to take, and no scan of all faces is needed. */
+        int top = cc_hull_support_vertex(hr, cc_v3_mul(c->size, d));
+        const int* corner_first = hr->graph + CC_HULL_SEEDS;
+        int index_count = corner_first[hr->vertex_count] - (CC_HULL_SEEDS + hr->vertex_count + 1);
+        for (int k = corner_first[top]; k < corner_first[top + 1]; ++k) {
+            int i = hr->graph[k + index_count]; /* the corner's face */
+            cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
+            float t = cc_v3_dot(n, d);
+            if (t > best_dot) {
+                best_dot = t;
+                best = i;
+            }
+        }
+    } else {
+        for (int i = 0; i < hr->face_count; ++i) {
+            cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
+            float t = cc_v3_dot(n, d);
+            if (t > best_dot) {
+                best_dot = t;
+                best = i;
+            }
         }
     }
     cc_hull_face face = hr->faces[best];

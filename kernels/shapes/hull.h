@@ -17,6 +17,53 @@ typedef struct cc_hull_face {
     int count;      /* vertices of the polygon (>= 3) */
 } cc_hull_face;
 
+/* The vertex graph of a hull, one block of ints per hull (graph_first in
+ * its desc), with I the hull's face index count:
+ *   [0, CC_HULL_SEEDS)                  climb seeds, by cc_hull_seed_of;
+ *   [CC_HULL_SEEDS, + vertex_count + 1) per vertex v, the block offset of
+ *                                       its first corner, then one end;
+ *   then I corners grouped by vertex:   the vertex after v counter-
+ *                                       clockwise in a face around v;
+ *   then I ints parallel to them:       that face.
+ * (Vertices and faces are numbered within the hull.) A vertex's corners
+ * name each of its edge neighbours once and each face around it once:
+ * what a support climb walks and a face search starts from. One block, so
+ * that a pair routine keeps one pointer per hull. */
+
+/* Hulls with more vertices than this find support points by climbing the
+ * vertex graph from a seed (kernels/shapes/support.h); smaller ones test
+ * every vertex, which is as fast and needs no graph. */
+#define CC_HULL_CLIMB_MIN 32
+
+/* Where a climb starts: the directions are binned like a cube map (the
+ * face of the dominant axis and sign, then a CC_HULL_SEED_GRID square grid
+ * on it), and each bin keeps the vertex farthest along its centre
+ * direction, a step or two from the support vertex of any direction in
+ * the bin. */
+#define CC_HULL_SEED_GRID 4
+#define CC_HULL_SEEDS (6 * CC_HULL_SEED_GRID * CC_HULL_SEED_GRID)
+
+/* Grid index of the coordinate ratio t in [-1, 1]. */
+CC_HD int cc_hull_seed_bin(float t)
+{
+    int i = (int)((t + 1.0f) * (0.5f * CC_HULL_SEED_GRID));
+    return i < 0 ? 0 : (i >= CC_HULL_SEED_GRID ? CC_HULL_SEED_GRID - 1 : i);
+}
+
+/* The seed bin of direction d (0 for a zero or NaN d). */
+CC_HD int cc_hull_seed_of(cc_vec3 d)
+{
+    float ax = fabsf(d.x), ay = fabsf(d.y), az = fabsf(d.z);
+    int axis = ax >= ay && ax >= az ? 0 : (ay >= az ? 1 : 2);
+    float major = axis == 0 ? d.x : (axis == 1 ? d.y : d.z);
+    float u = axis == 0 ? d.y : (axis == 1 ? d.z : d.x);
+    float v = axis == 0 ? d.z : (axis == 1 ? d.x : d.y);
+    float m = fabsf(major);
+    if (!(m > 0.0f)) return 0;
+    int face = 2 * axis + (major < 0.0f ? 1 : 0);
+    return (face * CC_HULL_SEED_GRID + cc_hull_seed_bin(u / m)) * CC_HULL_SEED_GRID + cc_hull_seed_bin(v / m);
+}
+
 /* One hull: ranges into the vertex, face and index pools (the pools hold
  * every hull of the model back to back; `first` fields are absolute). */
 typedef struct cc_hull_desc {
@@ -24,6 +71,8 @@ typedef struct cc_hull_desc {
     int face_first, face_count;
     cc_vec3 lower, upper; /* bounds of the vertices, hull frame [m] */
     cc_vec3 center;       /* mean of the vertices: a point inside the hull */
+    float radius;         /* largest distance of a vertex from center [m] */
+    int graph_first;      /* the hull's vertex graph block in the graph pool */
 } cc_hull_desc;
 
 /* A hull with its pools resolved, as the pair routines take it. */
@@ -34,7 +83,15 @@ typedef struct cc_hull_ref {
     int vertex_count, face_count;
     int vertex_first; /* subtract from indices to index `vertices` */
     cc_vec3 center;
+    float radius; /* as in cc_hull_desc */
+    const int* graph; /* the vertex graph block, or NULL: searches test every vertex */
 } cc_hull_ref;
+
+/* Ints of a hull's graph block. */
+CC_HD int cc_hull_graph_ints(int vertex_count, int index_count)
+{
+    return CC_HULL_SEEDS + vertex_count + 1 + 2 * index_count;
+}
 
 /* No hull: for shapes of other types, so that copies of a cc_geom never
  * read uninitialised fields. */
@@ -46,6 +103,8 @@ CC_HD cc_hull_ref cc_hull_ref_none(void)
     h.indices = 0;
     h.vertex_count = h.face_count = h.vertex_first = 0;
     h.center = cc_v3(0.0f, 0.0f, 0.0f);
+    h.radius = 0.0f;
+    h.graph = 0;
     return h;
 }
 

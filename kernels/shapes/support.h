@@ -38,6 +38,10 @@ CC_HD float cc_convex_extent_of(int type, cc_vec3 s, const cc_hull_ref* hull)
     case CC_SHAPE_CONE: return sqrtf(s.x * s.x + s.y * s.y);
     case CC_SHAPE_ELLIPSOID: return cc_maxf(s.x, cc_maxf(s.y, s.z));
     case CC_SHAPE_CONVEX_HULL: {
+        /* A uniform scale scales the stored radius; a large hull is not
+         * worth a pass over its vertices per pair. */
+        if (hull->graph && s.x == s.y && s.y == s.z)
+            return s.x * hull->radius;
         float e = 0.0f;
         for (int i = 0; i < hull->vertex_count; ++i)
             e = cc_maxf(e, cc_v3_length_sq(cc_v3_mul(cc_v3_sub(hull->vertices[i], hull->center), s)));
@@ -57,6 +61,46 @@ CC_HD cc_convex cc_convex_of(const cc_geom* g, int type, cc_vec3 origin)
     c.hull = g->hull;
     c.extent = cc_convex_extent_of(type, g->size, &g->hull);
     return c;
+}
+
+/* The hull vertex highest along d. A hull without a graph (a small one,
+ * cc_hull_ref_of) tests every vertex (the first of equals is kept). A
+ * large one climbs its
+ * vertex graph from the seed of d's bin, moving to the first neighbour that
+ * is higher until none is: on a convex polytope a vertex no neighbour rises
+ * above is highest overall, so the climb ends at the support vertex in a
+ * few steps. The hull builder merges faces coplanar within
+ * CC_HULL_FLAT_TOLERANCE of the hull's diagonal, so a merged polygon's
+ * corners may stand that far off its plane and the vertex a climb ends on
+ * may be lower than the highest by as much. Every move rises strictly, so
+ * the climb ends (a NaN d stays where it starts). The scan and the climb
+ * share one loop: this is inlined in every support map of every GJK/MPR
+ * kernel, where registers are short. */
+CC_HD int cc_hull_support_vertex(const cc_hull_ref* h, cc_vec3 d)
+{
+    const cc_vec3* v = h->vertices;
+    const int* g = h->graph;
+    int cur = g ? g[cc_hull_seed_of(d)] : 0;
+    float cur_dot = cc_v3_dot(v[cur], d);
+    /* Candidates: the next vertices of cur's corners, or the vertices after
+     * the first. */
+    int k = g ? g[CC_HULL_SEEDS + cur] : 1;
+    int end = g ? g[CC_HULL_SEEDS + cur + 1] : h->vertex_count;
+    while (k < end) {
+        int w = g ? g[k] : k;
+        float t = cc_v3_dot(v[w], d);
+        if (t > cur_dot) {
+            cur = w;
+            cur_dot = t;
+            if (g) {
+                k = g[CC_HULL_SEEDS + w];
+                end = g[CC_HULL_SEEDS + w + 1];
+                continue;
+            }
+        }
+        ++k;
+    }
+    return cur;
 }
 
 /* Support point of the core in the shape frame, for a local direction d
@@ -90,17 +134,7 @@ CC_HD cc_vec3 cc_support_local(const cc_convex* c, cc_vec3 d)
     case CC_SHAPE_CONVEX_HULL: {
         /* Scaling the hull by S: max over v of (S v).d = max of v.(S d). */
         cc_vec3 sd = cc_v3_mul(s, d);
-        const cc_vec3* v = c->hull.vertices;
-        int best = 0;
-        float best_dot = cc_v3_dot(v[0], sd);
-        for (int i = 1; i < c->hull.vertex_count; ++i) {
-            float t = cc_v3_dot(v[i], sd);
-            if (t > best_dot) {
-                best_dot = t;
-                best = i;
-            }
-        }
-        return cc_v3_mul(v[best], s);
+        return cc_v3_mul(c->hull.vertices[cc_hull_support_vertex(&c->hull, sd)], s);
     }
     default: /* sphere: its centre */
         return cc_v3(0.0f, 0.0f, 0.0f);

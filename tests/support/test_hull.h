@@ -11,12 +11,14 @@
 
 #include "tests/support/convex_reference.h"
 #include "host/geometry/hull_build.h"
+#include "host/geometry/hull_graph.h"
 #include "kernels/math/vec3.h"
 
 struct TestHull {
     cc_hull_data data{};
     cc_hull_ref ref{};
     std::vector<convref::V> vertices; // for the reference
+    std::vector<int> graph;
     std::string name;
     ~TestHull() { cc_hull_data_free(&data); }
 };
@@ -44,6 +46,10 @@ inline const TestHull* build_test_hull(const std::vector<cc_vec3>& pts, int max_
     h->ref.face_count = h->data.face_count;
     h->ref.vertex_first = 0;
     h->ref.center = cc_v3_scale(c, 1.0f / (float)h->data.vertex_count);
+    // The vertex graph, as the model builds it: large hulls climb.
+    h->graph.resize(cc_hull_graph_ints(h->data.vertex_count, h->data.index_count));
+    cc_hull_graph_build(&h->data, h->ref.center, h->graph.data(), &h->ref.radius);
+    h->ref.graph = h->data.vertex_count > CC_HULL_CLIMB_MIN ? h->graph.data() : nullptr;
     registry.push_back(std::move(h));
     return registry.back().get();
 }
