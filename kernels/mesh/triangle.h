@@ -593,6 +593,7 @@ CC_HD_CALL cc_convex cc_triangle_prism_convex(cc_triangle_prism* pr, cc_vec3 p0,
     c.f.x = cc_v3(1.0f, 0.0f, 0.0f);
     c.f.y = cc_v3(0.0f, 1.0f, 0.0f);
     c.f.z = cc_v3(0.0f, 0.0f, 1.0f);
+    c.hull = cc_hull_ref_none(); /* six vertices: scanned, no graph */
     c.hull.vertices = pr->v;
     c.hull.faces = pr->f;
     c.hull.indices = pr->idx;
