@@ -20,7 +20,6 @@
 #include "host/geometry/hull_build.h"
 #include "host/geometry/vec3d.h"
 
-
 /* --- A set of points: all of an array, or those an index list names -------- */
 
 typedef struct point_view {

@@ -110,15 +110,13 @@ static cc_status build_bvhs(const cc_builder* b, mesh_bvh** out)
 static void count_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view* v)
 {
     v->hulls_count = b->hull_count;
-    v->hull_vertices_count = v->hull_faces_count = v->hull_indices_count = 0;
+    v->hull_vertices_count = v->hull_faces_count = v->hull_indices_count = v->hull_graph_count = 0;
     for (int h = 0; h < b->hull_count; ++h) {
         v->hull_vertices_count += b->hulls[h].vertex_count;
         v->hull_faces_count += b->hulls[h].face_count;
         v->hull_indices_count += b->hulls[h].index_count;
-    }
-    v->hull_graph_count = 0; /* one block per hull (shapes/hull.h) */
-    for (int h = 0; h < b->hull_count; ++h)
         v->hull_graph_count += cc_hull_graph_ints(b->hulls[h].vertex_count, b->hulls[h].index_count);
+    }
     v->meshes_count = b->mesh_count;
     v->mesh_vertices_count = v->mesh_triangles_count = v->bvh_nodes_count = 0;
     for (int i = 0; i < b->mesh_count; ++i) {

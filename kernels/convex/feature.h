@@ -172,30 +172,25 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
     float best_dot = -2.0f;
     /* A uniform scale keeps the face normals as they are. */
     int uniform = c->size.x == c->size.y && c->size.y == c->size.z;
-    if (hr->graph) {
-        /* A large hull: d lies in the normal cone of its support vertex,
-         * spanned by the normals of the faces around it; the closest of
-         * those is the face to take, and no scan of all faces is needed. */
+    /* Candidate faces: every face; or, for a hull with a graph, the faces
+     * around the support vertex (d lies in that vertex's normal cone,
+     * spanned by their normals, so the closest of them is the face). */
+    const int* g = hr->graph;
+    int corner = 0, end = hr->face_count, faces_at = 0;
+    if (g) {
         int top = cc_hull_support_vertex(hr, cc_v3_mul(c->size, d));
-        const int* corner_first = hr->graph + CC_HULL_SEEDS;
-        int index_count = corner_first[hr->vertex_count] - (CC_HULL_SEEDS + hr->vertex_count + 1);
-        for (int k = corner_first[top]; k < corner_first[top + 1]; ++k) {
-            int i = hr->graph[k + index_count]; /* the corner's face */
-            cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
-            float t = cc_v3_dot(n, d);
-            if (t > best_dot) {
-                best_dot = t;
-                best = i;
-            }
-        }
-    } else {
-        for (int i = 0; i < hr->face_count; ++i) {
-            cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
-            float t = cc_v3_dot(n, d);
-            if (t > best_dot) {
-                best_dot = t;
-                best = i;
-            }
+        corner = g[CC_HULL_SEEDS + top];
+        end = g[CC_HULL_SEEDS + top + 1];
+        /* A corner's face is I ints on, I being the corner count. */
+        faces_at = g[CC_HULL_SEEDS + hr->vertex_count] - g[CC_HULL_SEEDS];
+    }
+    for (; corner < end; ++corner) {
+        int i = g ? g[corner + faces_at] : corner;
+        cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
+        float t = cc_v3_dot(n, d);
+        if (t > best_dot) {
+            best_dot = t;
+            best = i;
         }
     }
     cc_hull_face face = hr->faces[best];

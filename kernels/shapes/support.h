@@ -65,9 +65,8 @@ CC_HD cc_convex cc_convex_of(const cc_geom* g, int type, cc_vec3 origin)
 
 /* The hull vertex highest along d. A hull without a graph (a small one,
  * cc_hull_ref_of) tests every vertex (the first of equals is kept). A
- * large one climbs its
- * vertex graph from the seed of d's bin, moving to the first neighbour that
- * is higher until none is: on a convex polytope a vertex no neighbour rises
+ * large one climbs its vertex graph from the seed of d's bin, moving to
+ * the first neighbour that is higher until none is: on a convex polytope a vertex no neighbour rises
  * above is highest overall, so the climb ends at the support vertex in a
  * few steps. The hull builder merges faces coplanar within
  * CC_HULL_FLAT_TOLERANCE of the hull's diagonal, so a merged polygon's
