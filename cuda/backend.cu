@@ -75,6 +75,7 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
     case CC_STAGE_SAP_AXIS: return cc_cuda_sap_axis(v, s);
     case CC_STAGE_SAP_PROJECT: return cc_cuda_sap_project(v, s);
     case CC_STAGE_SAP_SORT: return cc_cuda_sap_sort(v, s);
+    case CC_STAGE_SAP_GATHER: return cc_cuda_sap_gather(v, s);
     case CC_STAGE_SAP_SWEEP: return cc_cuda_sap_sweep(v, s);
     case CC_STAGE_ROUTE_GROUP: return cc_cuda_route_group(v, s);
     case CC_STAGE_NARROWPHASE: {

@@ -76,6 +76,7 @@ cc_status cc_cuda_broadphase_explicit(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_sap_axis(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_sap_project(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_sap_sort(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_sap_gather(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_sap_sweep(const cc_pass_view* v, cudaStream_t s);
 size_t cc_cuda_sort_temp_bytes(int n);
 size_t cc_cuda_select_temp_bytes(int n);

@@ -1,5 +1,5 @@
 // SAP broad phase on the GPU: axis (one block, fixed-order reduction),
-// projection, radix sort (device_primitives.cu), sweep.
+// projection, radix sort (device_primitives.cu), gather, sweep.
 #include "kernels/broadphase/sap.h"
 #include "cuda/launch.h"
 
@@ -23,10 +23,16 @@ __global__ void cc_sap_project_kernel(const __grid_constant__ cc_pass_view v)
     cc_sap_project_thread((int)e, &v.sap, v.aabb);
 }
 
+__global__ void cc_sap_gather_kernel(const __grid_constant__ cc_pass_view v)
+{
+    CC_GRID_STRIDE_LOOP(i, v.sap.entry_count)
+    cc_sap_gather_thread((int)i, &v.sap, v.aabb);
+}
+
 __global__ void cc_sap_sweep_kernel(const __grid_constant__ cc_pass_view v)
 {
     CC_GRID_STRIDE_LOOP(i, v.sap.entry_count)
-    cc_sap_sweep_thread((int)i, &v.sap, &v.model, v.aabb, v.pairs);
+    cc_sap_sweep_thread((int)i, &v.sap, &v.model, v.pairs);
 }
 
 cc_status cc_cuda_sap_axis(const cc_pass_view* v, cudaStream_t s)
@@ -45,6 +51,12 @@ cc_status cc_cuda_sap_sort(const cc_pass_view* v, cudaStream_t s)
     if (v->sap.entry_count == 0) return CC_OK;
     return cc_cuda_radix_sort_pairs(v, v->sap.unsorted_keys, v->sap.keys, v->sap.unsorted_values, v->sap.values,
                                     v->sap.entry_count, s);
+}
+
+cc_status cc_cuda_sap_gather(const cc_pass_view* v, cudaStream_t s)
+{
+    if (v->sap.entry_count == 0) return CC_OK;
+    return cc_launch("SAP gather kernel", cc_sap_gather_kernel, cc_grid_for(v->sap.entry_count), s, *v);
 }
 
 cc_status cc_cuda_sap_sweep(const cc_pass_view* v, cudaStream_t s)

@@ -203,6 +203,7 @@ static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
     size_t n = (size_t)l.entry_count;
     cc_sap_view* v = &p->view.sap;
     void *shape = NULL, *segment = NULL, *uk = NULL, *uv = NULL, *k = NULL, *val = NULL, *hi = NULL, *axis = NULL;
+    void *sorted_shape = NULL, *sorted_bounds = NULL, *sorted_limit = NULL;
     s = pipeline_upload(p, l.entry_shape, sizeof(int) * n, &shape);
     if (s == CC_OK) s = pipeline_upload(p, l.entry_segment, sizeof(int) * n, &segment);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &uk);
@@ -210,7 +211,10 @@ static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &k);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &val);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(float) * n, &hi);
-    if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_vec3), &axis);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(int), &axis);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(int) * n, &sorted_shape);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(float) * 4 * n, &sorted_bounds);
+    if (s == CC_OK) s = pipeline_alloc(p, sizeof(uint64_t) * n, &sorted_limit);
     if (s == CC_OK) p->view.sort_temp_bytes = p->backend->sort_temp_bytes(l.entry_count);
     if (s == CC_OK) {
         v->entry_count = l.entry_count;
@@ -221,7 +225,10 @@ static cc_status setup_sap(cc_pipeline* p, int64_t* possible)
         v->keys = (uint64_t*)k;
         v->values = (int*)val;
         v->upper = (float*)hi;
-        v->axis = (cc_vec3*)axis;
+        v->axis = (int*)axis;
+        v->sorted_shape = (int*)sorted_shape;
+        v->sorted_bounds = (float*)sorted_bounds;
+        v->sorted_limit = (uint64_t*)sorted_limit;
         /* Pairs SAP can report: all pairs within each segment. */
         int64_t per = l.entry_count;
         *possible = per * (per - 1) / 2;
@@ -638,6 +645,7 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
         RUN(CC_STAGE_SAP_AXIS);
         RUN(CC_STAGE_SAP_PROJECT);
         RUN(CC_STAGE_SAP_SORT);
+        RUN(CC_STAGE_SAP_GATHER);
         RUN(CC_STAGE_SAP_SWEEP);
         break;
     }

@@ -1,12 +1,19 @@
-/* SAP broad phase: sort and sweep along the principal axis of the shape
- * centres.
+/* SAP broad phase: sort and sweep along the coordinate axis over which the
+ * shape centres spread most.
  *
- * Each pass: (1) the covariance of the finite AABB centres gives the axis of
- * largest spread (power iteration, no trigonometry); (2) every entry's AABB
- * is projected on it and keyed by (segment << 32 | ordered bits of the lower
- * bound), segment being the entry's world; (3) the keys are radix sorted;
- * (4) each sorted entry sweeps forward within its segment while the next
- * lower bound does not pass its upper bound.
+ * Each pass: (1) the variances of the finite AABB centres choose the axis;
+ * (2) every entry is keyed by (segment << 32 | ordered bits of its AABB's
+ * lower bound on the axis), segment being the entry's world; (3) the keys
+ * are radix sorted; (4) each sorted position gathers its shape, sweep limit
+ * and its AABB's bounds on the other two axes, so the sweep reads them in
+ * order rather than through two indirections; (5) each sorted entry sweeps
+ * forward within its segment while the next lower bound does not pass its
+ * upper bound, and reports the entries whose bounds on the other two axes
+ * overlap its own (the sweep has already tested the first axis).
+ *
+ * A coordinate axis rather than the principal direction: AABBs are tightest
+ * along the coordinate axes, and a diagonal one widens every interval as
+ * much as it spreads the centres, so it does not cut the candidates.
  *
  * Global shapes appear once in every world's segment (entries are laid out
  * at creation), so they meet each world's shapes; a pair of two globals is
@@ -20,10 +27,11 @@
 
 typedef struct cc_moments {
     float n;
-    cc_vec3 sum;     /* sum of centres */
-    cc_vec3 sum_sq;  /* sums of x*x, y*y, z*z */
-    cc_vec3 sum_xyz; /* sums of x*y, x*z, y*z */
+    cc_vec3 sum;    /* sum of centres */
+    cc_vec3 sum_sq; /* sums of x*x, y*y, z*z */
 } cc_moments;
+
+#define CC_SAP_BLOCK 8 /* candidates the sweep tests per step: one 64-bit mask of bytes */
 
 typedef struct cc_sap_view {
     int entry_count;
@@ -33,15 +41,19 @@ typedef struct cc_sap_view {
     int* unsorted_values;     /* (entry_count) entry index written by the projection */
     uint64_t* keys;           /* (entry_count) the keys after the radix sort */
     int* values;              /* (entry_count) entry indices in key order */
-    float* upper;             /* (entry_count) projected upper bound, by entry */
-    cc_vec3* axis;            /* (1) sweep axis of this pass */
+    float* upper;             /* (entry_count) upper bound on the axis, by entry */
+    int* sorted_shape;        /* (entry_count) shape at each sorted position */
+    float* sorted_bounds;     /* (4 entry_count) its bounds on the other two axes, in four
+                                 runs: lower u, lower w, upper u, upper w */
+    uint64_t* sorted_limit;   /* (entry_count) segment and upper bound, as a key */
+    int* axis;                /* (1) sweep axis of this pass: 0, 1 or 2 */
 } cc_sap_view;
 
 CC_HD cc_moments cc_moments_zero(void)
 {
     cc_moments m;
     m.n = 0.0f;
-    m.sum = m.sum_sq = m.sum_xyz = cc_v3(0.0f, 0.0f, 0.0f);
+    m.sum = m.sum_sq = cc_v3(0.0f, 0.0f, 0.0f);
     return m;
 }
 
@@ -50,7 +62,6 @@ CC_HD cc_moments cc_moments_combine(cc_moments a, cc_moments b)
     a.n += b.n;
     a.sum = cc_v3_add(a.sum, b.sum);
     a.sum_sq = cc_v3_add(a.sum_sq, b.sum_sq);
-    a.sum_xyz = cc_v3_add(a.sum_xyz, b.sum_xyz);
     return a;
 }
 
@@ -68,72 +79,103 @@ CC_HD cc_moments cc_sap_moments_partial(int tid, int stride, int shape_count, co
         m.n += 1.0f;
         m.sum = cc_v3_add(m.sum, c);
         m.sum_sq = cc_v3_add(m.sum_sq, cc_v3_mul(c, c));
-        m.sum_xyz = cc_v3_add(m.sum_xyz, cc_v3(c.x * c.y, c.x * c.z, c.y * c.z));
     }
     return m;
 }
 
-/* Dominant eigenvector of the centre covariance by power iteration, started
- * from the coordinate axis of largest variance. Falls back to x. */
-CC_HD cc_vec3 cc_sap_axis_from_moments(cc_moments m)
+/* The coordinate axis of largest centre variance; x when there is none. */
+CC_HD int cc_sap_axis_from_moments(cc_moments m)
 {
-    if (!(m.n > 1.0f)) return cc_v3(1.0f, 0.0f, 0.0f);
+    if (!(m.n > 1.0f)) return 0;
     float inv = 1.0f / m.n;
     cc_vec3 mean = cc_v3_scale(m.sum, inv);
-    float cxx = m.sum_sq.x * inv - mean.x * mean.x;
-    float cyy = m.sum_sq.y * inv - mean.y * mean.y;
-    float czz = m.sum_sq.z * inv - mean.z * mean.z;
-    float cxy = m.sum_xyz.x * inv - mean.x * mean.y;
-    float cxz = m.sum_xyz.y * inv - mean.x * mean.z;
-    float cyz = m.sum_xyz.z * inv - mean.y * mean.z;
-    cc_vec3 v = cxx >= cyy && cxx >= czz ? cc_v3(1.0f, 0.0f, 0.0f)
-                : (cyy >= czz ? cc_v3(0.0f, 1.0f, 0.0f) : cc_v3(0.0f, 0.0f, 1.0f));
-    for (int it = 0; it < 16; ++it) {
-        cc_vec3 w = cc_v3(cxx * v.x + cxy * v.y + cxz * v.z, cxy * v.x + cyy * v.y + cyz * v.z,
-                          cxz * v.x + cyz * v.y + czz * v.z);
-        w = cc_v3_normalize(w);
-        if (cc_v3_length_sq(w) < 0.5f) break; /* zero covariance or NaN: keep v */
-        v = w;
-    }
-    return v;
+    float vx = m.sum_sq.x * inv - mean.x * mean.x;
+    float vy = m.sum_sq.y * inv - mean.y * mean.y;
+    float vz = m.sum_sq.z * inv - mean.z * mean.z;
+    if (vy > vx && vy >= vz) return 1;
+    if (vz > vx && vz > vy) return 2;
+    return 0;
 }
 
-/* Per entry: project its shape's AABB on the axis and write its sort key. */
+CC_HD float cc_sap_component(cc_vec3 v, int axis)
+{
+    return axis == 0 ? v.x : (axis == 1 ? v.y : v.z);
+}
+
+/* Per entry: its AABB's bounds on the axis and its sort key. */
 CC_HD void cc_sap_project_thread(int e, const cc_sap_view* v, const cc_aabb* aabb)
 {
-    cc_vec3 axis = *v->axis;
+    int axis = *v->axis;
     cc_aabb b = aabb[v->entry_shape[e]];
-    /* Per component, the corner that minimises (maximises) the projection.
-     * No centre/half-width form: for a half-unbounded box (an infinite
-     * plane) that would cancel the finite bound against the 1e30 one. */
-    cc_vec3 lo_corner = cc_v3(axis.x >= 0.0f ? b.lower.x : b.upper.x, axis.y >= 0.0f ? b.lower.y : b.upper.y,
-                              axis.z >= 0.0f ? b.lower.z : b.upper.z);
-    cc_vec3 hi_corner = cc_v3(axis.x >= 0.0f ? b.upper.x : b.lower.x, axis.y >= 0.0f ? b.upper.y : b.lower.y,
-                              axis.z >= 0.0f ? b.upper.z : b.lower.z);
-    float lo = cc_v3_dot(lo_corner, axis), hi = cc_v3_dot(hi_corner, axis);
-    v->upper[e] = hi;
-    v->unsorted_keys[e] = ((uint64_t)(uint32_t)v->entry_segment[e] << 32) | cc_float_order_bits(lo);
+    v->upper[e] = cc_sap_component(b.upper, axis);
+    v->unsorted_keys[e] =
+        ((uint64_t)(uint32_t)v->entry_segment[e] << 32) | cc_float_order_bits(cc_sap_component(b.lower, axis));
     v->unsorted_values[e] = e;
+}
+
+/* Per sorted position i: copy what the sweep reads into key order. */
+CC_HD void cc_sap_gather_thread(int i, const cc_sap_view* v, const cc_aabb* aabb)
+{
+    int n = v->entry_count;
+    int e = v->values[i];
+    int shape = v->entry_shape[e];
+    int u = (*v->axis + 1) % 3, w = (*v->axis + 2) % 3;
+    cc_aabb b = aabb[shape];
+    v->sorted_bounds[i] = cc_sap_component(b.lower, u);
+    v->sorted_bounds[n + i] = cc_sap_component(b.lower, w);
+    v->sorted_bounds[2 * n + i] = cc_sap_component(b.upper, u);
+    v->sorted_bounds[3 * n + i] = cc_sap_component(b.upper, w);
+    v->sorted_shape[i] = shape;
+    v->sorted_limit[i] = (v->keys[i] & 0xffffffff00000000ull) | cc_float_order_bits(v->upper[e]);
 }
 
 /* Per sorted position i: sweep forward through its segment. Keys order by
  * segment, then lower bound, so one comparison against (segment, upper
  * bound) ends the sweep at whichever comes first. */
-CC_HD void cc_sap_sweep_thread(int i, const cc_sap_view* v, const cc_model_view* m,
-                               const cc_aabb* aabb, cc_pair_sink sink)
+CC_HD void cc_sap_sweep_thread(int i, const cc_sap_view* v, const cc_model_view* m, cc_pair_sink sink)
 {
-    int ei = v->values[i];
-    uint64_t segment = v->keys[i] >> 32;
-    uint64_t limit = (segment << 32) | cc_float_order_bits(v->upper[ei]);
-    int a = v->entry_shape[ei];
-    cc_aabb box = aabb[a];
+    int n = v->entry_count;
+    const float* lower_u = v->sorted_bounds;
+    const float* lower_w = lower_u + n;
+    const float* upper_u = lower_w + n;
+    const float* upper_w = upper_u + n;
+    uint64_t limit = v->sorted_limit[i];
+    int segment = (int)(v->keys[i] >> 32);
+    int a = v->sorted_shape[i];
+    float lu = lower_u[i], lw = lower_w[i], hu = upper_u[i], hw = upper_w[i];
     int a_global = m->shape_world[a] < 0;
-    for (int j = i + 1; j < v->entry_count && v->keys[j] <= limit; ++j) {
-        int b = v->entry_shape[v->values[j]];
-        if (!cc_aabb_overlap(box, aabb[b])) continue;
-        /* Two globals meet in every segment; report them in the first only. */
-        if (a_global && segment != 0 && m->shape_world[b] < 0) continue;
-        if (cc_pair_may_collide(m, a, b)) cc_emit_pair(sink, a, b);
+    /* Candidates are tested a block at a time, with & rather than && and no
+     * exits, so compilers vectorise the block; hits are rare and handled
+     * after it. Keys are sorted, so a block whose last key is within the
+     * limit is whole, and the first that is not is the sweep's last. */
+    for (int base = i + 1; base < n; base += CC_SAP_BLOCK) {
+        int count = CC_SAP_BLOCK;
+        unsigned char hit[CC_SAP_BLOCK];
+        if (base + CC_SAP_BLOCK <= n && v->keys[base + CC_SAP_BLOCK - 1] <= limit) {
+            for (int k = 0; k < CC_SAP_BLOCK; ++k) {
+                int j = base + k;
+                hit[k] = (unsigned char)((lu <= upper_u[j]) & (lower_u[j] <= hu) & (lw <= upper_w[j]) &
+                                         (lower_w[j] <= hw));
+            }
+        } else {
+            count = 0;
+            while (count < CC_SAP_BLOCK && base + count < n && v->keys[base + count] <= limit) ++count;
+            for (int k = 0; k < CC_SAP_BLOCK; ++k) {
+                int j = base + k;
+                hit[k] = (unsigned char)(k < count && lu <= upper_u[j] && lower_u[j] <= hu && lw <= upper_w[j] &&
+                                         lower_w[j] <= hw);
+            }
+        }
+        uint64_t any;
+        memcpy(&any, hit, sizeof any);
+        for (int k = 0; any != 0 && k < count; ++k) {
+            if (!hit[k]) continue;
+            int b = v->sorted_shape[base + k];
+            /* Two globals meet in every segment; report them in the first only. */
+            if (a_global && segment != 0 && m->shape_world[b] < 0) continue;
+            if (cc_pair_may_collide(m, a, b)) cc_emit_pair(sink, a, b);
+        }
+        if (count < CC_SAP_BLOCK) break;
     }
 }
 

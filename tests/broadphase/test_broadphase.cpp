@@ -1204,6 +1204,83 @@ TEST_P(Broadphase, SapKeepsGroundPairsWhenSweepingAlongThePlaneNormal)
     }
 }
 
+// Ladders of equal boxes, two rows per world along x, y or z (so each axis
+// is the sweep axis in turn), spaced so that neighbours' AABBs overlap by
+// 0.5 mm: the two rows share their keys, so the sweep meets tied keys. A
+// rail as long as the ladder touches every rung, so its sweep crosses the
+// whole segment; ladder lengths around the sweep's block of eight test the
+// block edges, the last block of a segment and the end of the array. A
+// global box and a global plane appear in every segment. SAP must find the
+// brute force's pairs and exactly NXN's.
+TEST_P(Broadphase, SapFindsEveryPairInTiedLaddersAndAtBlockEdges)
+{
+    for (int axis = 0; axis < 3; ++axis) {
+        for (int length : {1, 2, 7, 8, 9, 10, 16, 17, 23, 40}) {
+            RScene sc;
+            sc.rigid_gap = 0.0f;
+            sc.worlds = 3;
+            RShape plane;
+            plane.type = CC_SHAPE_PLANE;
+            plane.size = {0, 0, 0};
+            plane.local = {{0, 0, -0.0495f}, {0, 0, 0, 1}};
+            sc.shapes.push_back(plane);
+            RShape global_box;
+            global_box.type = CC_SHAPE_BOX;
+            global_box.size = {0.05f, 0.05f, 0.05f};
+            global_box.local = {{0, 0, 0.5f}, {0, 0, 0, 1}};
+            sc.shapes.push_back(global_box);
+            for (int w = 0; w < sc.worlds; ++w) {
+                for (int i = 0; i < 2 * length; ++i) {
+                    float p[3] = {0, 0, 0};
+                    p[axis] = 0.0995f * (float)(i / 2);
+                    p[(axis + 1) % 3] = 0.0995f * (float)(i % 2);
+                    RBody body;
+                    body.world = w;
+                    body.pose = {{p[0], p[1], p[2]}, {0, 0, 0, 1}};
+                    sc.bodies.push_back(body);
+                    RShape box;
+                    box.type = CC_SHAPE_BOX;
+                    box.size = {0.05f, 0.05f, 0.05f};
+                    box.body = (int)sc.bodies.size() - 1;
+                    sc.shapes.push_back(box);
+                }
+                float p[3] = {0, 0, 0}, h[3] = {0.05f, 0.05f, 0.05f};
+                p[axis] = 0.0995f * 0.5f * (float)(length - 1);
+                h[axis] = p[axis] + 0.05f;
+                p[(axis + 2) % 3] = 0.0995f;
+                RBody body;
+                body.world = w;
+                body.pose = {{p[0], p[1], p[2]}, {0, 0, 0, 1}};
+                sc.bodies.push_back(body);
+                RShape rail;
+                rail.type = CC_SHAPE_BOX;
+                rail.size = {h[0], h[1], h[2]};
+                rail.body = (int)sc.bodies.size() - 1;
+                sc.shapes.push_back(rail);
+            }
+            SCOPED_TRACE("ladders along axis " + std::to_string(axis) + ", " + std::to_string(length) + " boxes");
+            Builder b = build(sc);
+            cc_model* m = nullptr;
+            CC_ASSERT_OK(cc_builder_finalize(b.get(), device(), &m));
+            Model model(m);
+            cc_state* st = nullptr;
+            CC_ASSERT_OK(cc_state_create(m, &st));
+            State state(st);
+            std::vector<cc_transform> held(sc.bodies.size());
+            CC_ASSERT_OK(cc_state_get_body_poses(st, 0, (int)held.size(), held.data()));
+            Expected ex = brute_force(sc, held);
+            EXPECT_TRUE(ex.ambiguous.empty());
+            EXPECT_GE((int)ex.yes.size(), 3 * (5 * length - 2));
+            int cap = (int)ex.yes.size() + 64;
+            Pass sap = make_pass(m, CC_BROAD_PHASE_SAP, cap, 8 * cap);
+            Pass nxn = make_pass(m, CC_BROAD_PHASE_NXN, cap, 8 * cap);
+            std::vector<Pair> got = collide_pairs(sap, st);
+            EXPECT_TRUE(std::vector<Pair>(ex.yes.begin(), ex.yes.end()) == got);
+            EXPECT_TRUE(collide_pairs(nxn, st) == got);
+        }
+    }
+}
+
 // ---------------------------------------------------------------- flat indices
 
 // The GPU decodes a flat thread index into an NXN or EXPLICIT pair; the CPU

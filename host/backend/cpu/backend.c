@@ -89,6 +89,7 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
     case CC_STAGE_SAP_AXIS: cc_cpu_sap_axis(v); break;
     case CC_STAGE_SAP_PROJECT: cc_cpu_sap_project(v); break;
     case CC_STAGE_SAP_SORT: cc_cpu_sap_sort(v); break;
+    case CC_STAGE_SAP_GATHER: cc_cpu_sap_gather(v); break;
     case CC_STAGE_SAP_SWEEP: cc_cpu_sap_sweep(v); break;
     case CC_STAGE_ROUTE_GROUP: cc_cpu_route_group(v); break;
     case CC_STAGE_NARROWPHASE:

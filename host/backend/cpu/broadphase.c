@@ -51,7 +51,12 @@ void cc_cpu_sap_sort(const cc_pass_view* v)
                             v->sap.entry_count, 64, v->sort_temp);
 }
 
+void cc_cpu_sap_gather(const cc_pass_view* v)
+{
+    for (int i = 0; i < v->sap.entry_count; ++i) cc_sap_gather_thread(i, &v->sap, v->aabb);
+}
+
 void cc_cpu_sap_sweep(const cc_pass_view* v)
 {
-    for (int i = 0; i < v->sap.entry_count; ++i) cc_sap_sweep_thread(i, &v->sap, &v->model, v->aabb, v->pairs);
+    for (int i = 0; i < v->sap.entry_count; ++i) cc_sap_sweep_thread(i, &v->sap, &v->model, v->pairs);
 }

@@ -19,6 +19,7 @@ void cc_cpu_explicit(const cc_pass_view* v);
 void cc_cpu_sap_axis(const cc_pass_view* v);
 void cc_cpu_sap_project(const cc_pass_view* v);
 void cc_cpu_sap_sort(const cc_pass_view* v);
+void cc_cpu_sap_gather(const cc_pass_view* v);
 void cc_cpu_sap_sweep(const cc_pass_view* v);
 
 void cc_cpu_route_group(const cc_pass_view* v);
