@@ -90,25 +90,32 @@ static const cc_replica_block* regular_block_of_world(const cc_model* m, int w)
     return NULL;
 }
 
-int64_t cc_explicit_pairs_upper_bound(const cc_model* m)
+int64_t cc_explicit_pairs_upper_bound(const cc_model* m, int64_t* tests_bound)
 {
     const cc_model_view* v = &m->host_view;
-    int64_t globals = 0, bound = 0;
+    int64_t globals = 0, bound = 0, tests = 0;
     int W = v->world_count;
     int64_t* per_world = (int64_t*)cc_host_calloc((size_t)W + 1, sizeof(int64_t));
-    if (!per_world) return INT64_MAX;
+    if (!per_world) {
+        if (tests_bound) *tests_bound = INT64_MAX;
+        return INT64_MAX;
+    }
     for (int s = 0; s < v->shape_count; ++s) {
         if (!collides(v, s)) continue;
         if (v->shape_world[s] < 0) globals++;
         else per_world[v->shape_world[s]]++;
     }
     for (int w = 0; w < W; ++w) {
+        int64_t pairs = per_world[w] * (per_world[w] - 1) / 2 + per_world[w] * globals;
+        tests += pairs;
         const cc_replica_block* b = regular_block_of_world(m, w);
         if (b && w != b->first_world) continue; /* stored once per template */
-        bound += per_world[w] * (per_world[w] - 1) / 2 + per_world[w] * globals;
+        bound += pairs;
     }
     bound += globals * (globals - 1) / 2;
+    tests += globals * (globals - 1) / 2;
     cc_host_free(per_world);
+    if (tests_bound) *tests_bound = tests;
     return bound;
 }
 
@@ -225,20 +232,28 @@ void cc_explicit_layout_free(cc_explicit_layout* l)
     memset(l, 0, sizeof *l);
 }
 
-cc_status cc_sap_layout_build(const cc_model* m, cc_sap_layout* out)
+int64_t cc_sap_entry_count(const cc_model* m, int* segment_count)
 {
     const cc_model_view* v = &m->host_view;
-    memset(out, 0, sizeof *out);
-    int W = v->world_count, segments = W > 0 ? W : 1;
+    int segments = v->world_count > 0 ? v->world_count : 1;
     int64_t locals = 0, globals = 0;
     for (int s = 0; s < v->shape_count; ++s) {
         if (!collides(v, s)) continue;
         if (v->shape_world[s] < 0) globals++;
         else locals++;
     }
-    int64_t total = locals + globals * segments;
+    if (segment_count) *segment_count = segments;
+    return locals + globals * segments;
+}
+
+cc_status cc_sap_layout_build(const cc_model* m, cc_sap_layout* out)
+{
+    const cc_model_view* v = &m->host_view;
+    memset(out, 0, sizeof *out);
+    int segments = 1;
+    int64_t total = cc_sap_entry_count(m, &segments);
     if (total > INT32_MAX / 4)
-        return cc_fail(CC_ERR_INVALID_CAPACITY, "SAP would need %lld entries (%lld global shapes copied into %d worlds); put fewer shapes in world -1 or use EXPLICIT", (long long)total, (long long)globals, segments);
+        return cc_fail(CC_ERR_INVALID_CAPACITY, "SAP would need %lld entries (global shapes copied into %d worlds); put fewer shapes in world -1 or use EXPLICIT", (long long)total, segments);
     out->entry_shape = (int*)cc_host_alloc(sizeof(int) * (size_t)(total + 1));
     out->entry_segment = (int*)cc_host_alloc(sizeof(int) * (size_t)(total + 1));
     if (!out->entry_shape || !out->entry_segment) {

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "host/runtime/broad_phase_choice.h"
 #include "host/runtime/capacity.h"
 #include "host/runtime/pair_layout.h"
 #include "host/runtime/pipeline_internal.h"
@@ -10,8 +11,6 @@
 
 #define CC_DEF_COOKIE 0x63635f64
 #define DEFAULT_EXPLICIT_BUDGET ((size_t)64 << 20)
-/* Above this many pair checks, AUTO does not count explicit pairs exactly. */
-#define EXPLICIT_COUNT_LIMIT ((int64_t)1 << 28)
 /* Warn when the contact buffer estimate reaches this size. */
 #define LARGE_BUFFER_BYTES ((int64_t)256 << 20)
 /* Device bytes of one contact row (see cc_contacts_view). */
@@ -129,30 +128,6 @@ static cc_status choose_key_layout(const cc_model* m, cc_key_layout* out)
 {
     const cc_model_view* v = &m->host_view;
     return cc_testing_key_layout(v->shape_count, model_sub_count(v), out);
-}
-
-/* AUTO: EXPLICIT while the stored pairs fit the budget, else SAP. */
-static cc_status choose_broad_phase(const cc_model* m, const cc_pipeline_def* d, cc_broad_phase* out)
-{
-    if (d->broad_phase != CC_BROAD_PHASE_AUTO) {
-        *out = d->broad_phase;
-        return CC_OK;
-    }
-    int64_t bound = cc_explicit_pairs_upper_bound(m);
-    int64_t budget_pairs = (int64_t)(d->explicit_pair_budget_bytes / sizeof(cc_pair));
-    if (bound <= budget_pairs) {
-        *out = CC_BROAD_PHASE_EXPLICIT;
-        return CC_OK;
-    }
-    if (bound > EXPLICIT_COUNT_LIMIT) {
-        *out = CC_BROAD_PHASE_SAP;
-        return CC_OK;
-    }
-    cc_explicit_layout count;
-    cc_status s = cc_explicit_layout_build(m, 1, &count);
-    if (s != CC_OK) return s;
-    *out = count.pair_count <= budget_pairs ? CC_BROAD_PHASE_EXPLICIT : CC_BROAD_PHASE_SAP;
-    return CC_OK;
 }
 
 static cc_status setup_nxn(cc_pipeline* p, int64_t* possible)
@@ -510,7 +485,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     s = find_unsupported_pairs(model, d.skip_unsupported_pairs, &unsupported);
     if (s != CC_OK) return s;
     cc_broad_phase bp;
-    s = choose_broad_phase(model, &d, &bp);
+    s = cc_choose_broad_phase(model, &d, &bp);
     if (s != CC_OK) return s;
     if ((s = cc_model_activate(model)) != CC_OK) return s;
     cc_pipeline* p = (cc_pipeline*)cc_host_calloc(1, sizeof *p);

@@ -11,13 +11,15 @@ extern "C" {
 typedef struct cc_pipeline cc_pipeline;
 
 /// Broad phase algorithms.
-/// AUTO takes EXPLICIT while the stored compatible pairs (8 bytes each,
-/// counted once per replicated template) fit in explicit_pair_budget_bytes,
-/// and SAP beyond that.
+/// AUTO takes whichever of EXPLICIT and SAP a cost model of one pass says is
+/// cheaper: EXPLICIT tests every stored pair of every copy, SAP sorts every
+/// shape and sweeps a run that grows with the shapes per world. EXPLICIT is
+/// taken only while its stored compatible pairs (8 bytes each, counted once
+/// per replicated template) fit in explicit_pair_budget_bytes.
 typedef enum cc_broad_phase {
     CC_BROAD_PHASE_AUTO = 0,
     CC_BROAD_PHASE_NXN = 1,      ///< every pair of every world, tested each pass
-    CC_BROAD_PHASE_SAP = 2,      ///< sort and sweep along the principal axis of the shape centres
+    CC_BROAD_PHASE_SAP = 2,      ///< sort and sweep along the coordinate axis the shape centres spread most on
     CC_BROAD_PHASE_EXPLICIT = 3  ///< compatible pairs precomputed at creation, AABB-tested each pass
 } cc_broad_phase;
 

@@ -1020,7 +1020,9 @@ TEST_P(Broadphase, ExplicitStoresReplicatedPairsOnce)
     EXPECT_EQ(info.explicit_pairs_stored, per_copy + gg);
     EXPECT_EQ(info.explicit_pairs_tested, per_copy * copies + gg);
 
-    // AUTO takes EXPLICIT here (a few hundred kilobytes of pairs).
+    // AUTO takes SAP here: the stored pairs would fit its budget (a few
+    // hundred kilobytes), but EXPLICIT would test every pair of 200 shapes in
+    // each of 1024 worlds, and SAP's sweep is shorter.
     {
         cc_pipeline* p = nullptr;
         cc_pipeline_def def = cc_default_pipeline_def();
@@ -1030,8 +1032,7 @@ TEST_P(Broadphase, ExplicitStoresReplicatedPairsOnce)
         Pipeline auto_p(p);
         cc_pipeline_info ai;
         CC_ASSERT_OK(cc_pipeline_get_info(p, &ai));
-        EXPECT_EQ(ai.broad_phase, CC_BROAD_PHASE_EXPLICIT);
-        EXPECT_EQ(ai.explicit_pairs_stored, per_copy + gg);
+        EXPECT_EQ(ai.broad_phase, CC_BROAD_PHASE_SAP);
     }
 
     // The stored template pairs, offset per copy, find the same candidates as
@@ -1161,6 +1162,48 @@ TEST_P(Broadphase, AutoChoosesByTheExplicitBudget)
                 EXPECT_EQ(info.explicit_pairs_tested, stored * copies);
             }
         }
+    }
+}
+
+// AUTO by cost: one world of many shapes in separated pairs stores ~n^2/2
+// pairs that EXPLICIT would test each pass, so AUTO takes SAP; the same
+// pairs spread one per world store one pair per template, so it takes
+// EXPLICIT; a small world takes EXPLICIT too. Either way the contacts are
+// those of the other broad phase.
+TEST_P(Broadphase, AutoTakesSapForLargeWorldsAndExplicitForSmallOnes)
+{
+    struct Case {
+        int pairs_per_world, worlds;
+        cc_broad_phase want;
+    };
+    for (Case k : {Case{200, 1, CC_BROAD_PHASE_SAP}, Case{1, 200, CC_BROAD_PHASE_EXPLICIT},
+                   Case{8, 1, CC_BROAD_PHASE_EXPLICIT}, Case{100, 4, CC_BROAD_PHASE_SAP}}) {
+        SCOPED_TRACE(std::to_string(k.worlds) + " worlds of " + std::to_string(k.pairs_per_world) + " pairs");
+        Builder env = make_builder(0.01f);
+        for (int i = 0; i < k.pairs_per_world; ++i) {
+            for (int j = 0; j < 2; ++j) {
+                int body = add_body(env.get(), {(float)(i % 20) + 0.19f * (float)j, (float)(i / 20), 1.0f});
+                CC_ASSERT_OK(cc_builder_add_sphere(env.get(), body, 0.1f, nullptr, nullptr));
+            }
+        }
+        Builder b = make_builder(0.01f);
+        CC_ASSERT_OK(cc_builder_replicate(b.get(), env.get(), k.worlds, nullptr));
+        size_t counts[2] = {0, 0};
+        for (int pass = 0; pass < 2; ++pass) {
+            cc_pipeline_def def = cc_default_pipeline_def();
+            def.broad_phase = pass == 0 ? CC_BROAD_PHASE_AUTO
+                                        : (k.want == CC_BROAD_PHASE_SAP ? CC_BROAD_PHASE_EXPLICIT : CC_BROAD_PHASE_SAP);
+            World w;
+            CC_ASSERT_OK(make_world(b.get(), device(), def, &w));
+            cc_pipeline_info info;
+            CC_ASSERT_OK(cc_pipeline_get_info(w.pipeline.get(), &info));
+            if (pass == 0) {
+                EXPECT_EQ(info.broad_phase, k.want);
+            }
+            counts[pass] = collide(w).size();
+        }
+        EXPECT_EQ(counts[0], (size_t)(k.pairs_per_world * k.worlds));
+        EXPECT_EQ(counts[1], counts[0]);
     }
 }
 
