@@ -41,45 +41,13 @@ import tempfile
 import time
 import xml.sax.saxutils as saxutils
 
-SKIPPED = 77
+from mujoco_venv import ensure_mujoco
+
 # A pair found by one engine only within this of its detection distance is
 # "touching": whether float (cuContact) and double (MuJoCo) put it inside
 # or outside is rounding [m].
 ROUNDING = 1e-6
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_VENV = os.path.join(os.path.expanduser("~"), ".cache", "cucontact", "mujoco-venv")
-
-
-def ensure_mujoco():
-    """Imports mujoco, or re-runs this script from a virtual environment that has it."""
-    try:
-        import mujoco  # noqa: F401
-        return
-    except ImportError:
-        pass
-    if os.environ.get("CUCONTACT_COMPARE_IN_VENV"):
-        print("compare-mujoco: skipped: MuJoCo is not importable even in its virtual environment", file=sys.stderr)
-        sys.exit(SKIPPED)
-    venv = os.environ.get("CUCONTACT_MUJOCO_VENV", DEFAULT_VENV)
-    python = os.path.join(venv, "bin", "python")
-    try:
-        # Tests run side by side: one of them installs, the others wait.
-        import fcntl
-        os.makedirs(os.path.dirname(venv) or ".", exist_ok=True)
-        lock = open(venv + ".lock", "w")
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not os.path.exists(python):
-            print(f"compare-mujoco: installing MuJoCo from PyPI into {venv}", file=sys.stderr)
-            subprocess.run([sys.executable, "-m", "venv", venv], check=True, stdout=subprocess.DEVNULL)
-        probe = subprocess.run([python, "-c", "import mujoco"], stderr=subprocess.DEVNULL)
-        if probe.returncode != 0:
-            subprocess.run([python, "-m", "pip", "install", "--quiet", "mujoco>=4,<5"], check=True)
-        lock.close()
-    except (subprocess.CalledProcessError, OSError) as e:
-        print(f"compare-mujoco: skipped: MuJoCo cannot be installed ({e})", file=sys.stderr)
-        sys.exit(SKIPPED)
-    env = dict(os.environ, CUCONTACT_COMPARE_IN_VENV="1")
-    sys.exit(subprocess.run([python, os.path.abspath(__file__)] + sys.argv[1:], env=env).returncode)
 
 
 def fmt(values):
@@ -309,7 +277,7 @@ def main():
     ap.add_argument("--angle", type=float, default=1.0, help="--check's normal tolerance [degrees] (1)")
     ap.add_argument("--check", action="store_true", help="exit 1 when the engines disagree beyond the tolerances")
     args = ap.parse_args()
-    ensure_mujoco()
+    ensure_mujoco(__file__, "compare-mujoco")
     import mujoco
     import numpy as np
 
