@@ -29,8 +29,7 @@
  * lanes adding to the same address elect a leader that issues one atomic
  * for their sum and hands each lane its own offset. Appending to one
  * counter from a million threads then costs one atomic per warp instead of
- * 32 serialised ones. The CPU backend runs kernel bodies on one thread, so
- * the host definitions are plain read-modify-writes. */
+ * 32 serialised ones. */
 #if defined(__CUDA_ARCH__)
 __device__ __forceinline__ int cc_atomic_add_i32(int* addr, int value)
 {
@@ -69,34 +68,72 @@ __device__ __forceinline__ unsigned long long cc_atomic_max_u64(unsigned long lo
 __device__ __forceinline__ float cc_atomic_add_f32(float* addr, float value) { return atomicAdd(addr, value); }
 __device__ __forceinline__ unsigned cc_atomic_min_u32(unsigned* addr, unsigned value) { return atomicMin(addr, value); }
 #else
+/* The CPU backend runs some stage loops on several threads (host/backend/
+ * cpu/threads.h); while any does, cc_cpu_parallel_loops is nonzero and the
+ * helpers are compiler atomics (relaxed, as CUDA's: a stage reads what they
+ * wrote only after the loop). Otherwise plain read-modify-writes, which
+ * cost a single thread nothing. */
+#if defined(__cplusplus)
+extern "C" int cc_cpu_parallel_loops;
+#else
+extern int cc_cpu_parallel_loops;
+#endif
+#define CC_CPU_ATOMIC() __atomic_load_n(&cc_cpu_parallel_loops, __ATOMIC_RELAXED)
 CC_HD int cc_atomic_add_i32(int* addr, int value)
 {
+    if (CC_CPU_ATOMIC()) return __atomic_fetch_add(addr, value, __ATOMIC_RELAXED);
     int old = *addr;
     *addr = old + value;
     return old;
 }
 CC_HD unsigned long long cc_atomic_min_u64(unsigned long long* addr, unsigned long long value)
 {
-    unsigned long long old = *addr;
-    if (value < old) *addr = value;
+    if (!CC_CPU_ATOMIC()) {
+        unsigned long long old = *addr;
+        if (value < old) *addr = value;
+        return old;
+    }
+    unsigned long long old = __atomic_load_n(addr, __ATOMIC_RELAXED);
+    while (value < old && !__atomic_compare_exchange_n(addr, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
     return old;
 }
 CC_HD unsigned long long cc_atomic_max_u64(unsigned long long* addr, unsigned long long value)
 {
-    unsigned long long old = *addr;
-    if (value > old) *addr = value;
+    if (!CC_CPU_ATOMIC()) {
+        unsigned long long old = *addr;
+        if (value > old) *addr = value;
+        return old;
+    }
+    unsigned long long old = __atomic_load_n(addr, __ATOMIC_RELAXED);
+    while (value > old && !__atomic_compare_exchange_n(addr, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
     return old;
 }
 CC_HD float cc_atomic_add_f32(float* addr, float value)
 {
-    float old = *addr;
-    *addr = old + value;
+    float old, sum;
+    if (!CC_CPU_ATOMIC()) {
+        old = *addr;
+        *addr = old + value;
+        return old;
+    }
+    __atomic_load(addr, &old, __ATOMIC_RELAXED);
+    do {
+        sum = old + value;
+    } while (!__atomic_compare_exchange(addr, &old, &sum, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
     return old;
 }
 CC_HD unsigned cc_atomic_min_u32(unsigned* addr, unsigned value)
 {
-    unsigned old = *addr;
-    if (value < old) *addr = value;
+    if (!CC_CPU_ATOMIC()) {
+        unsigned old = *addr;
+        if (value < old) *addr = value;
+        return old;
+    }
+    unsigned old = __atomic_load_n(addr, __ATOMIC_RELAXED);
+    while (value < old && !__atomic_compare_exchange_n(addr, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
     return old;
 }
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "host/backend/backend.h"
+#include "host/backend/cpu/threads.h"
 
 static int64_t allocation_count;
 
@@ -59,6 +60,8 @@ cc_status cc_device_describe(cc_device device, char* name, size_t name_size, dou
 cc_status cc_backend_for(cc_device device, const cc_backend** out)
 {
     if (device.kind == CC_DEVICE_CPU) {
+        cc_status s = cc_cpu_threads_check();
+        if (s != CC_OK) return s;
         *out = cc_backend_cpu();
         return CC_OK;
     }

@@ -1,5 +1,5 @@
 // Capture safety: cc_collide allocates nothing after creation, the CPU
-// backend is deterministic to the byte, and (where a CUDA device exists and
+// backend on one thread is deterministic to the byte, and (where a CUDA device exists and
 // the build defines CC_TEST_WITH_CUDA) a collide captured into a CUDA graph
 // and replayed gives the same contacts as a direct call.
 //
@@ -180,6 +180,7 @@ class Determinism : public ::testing::TestWithParam<cc_broad_phase> {};
 
 TEST_P(Determinism, TenCollidesGiveByteIdenticalContacts)
 {
+    ScopedCpuThreads one(1); // threads reorder rows, as on the GPU (test_cpu_threads.cpp)
     Builder b = mixed_scene(11);
     World w;
     ASSERT_EQ(make_world(b.get(), cc_device_cpu(), roomy_def(GetParam()), &w), CC_OK) << cc_last_error_message();
@@ -206,6 +207,7 @@ TEST_P(Determinism, TenCollidesGiveByteIdenticalContacts)
 
 TEST_P(Determinism, FreshObjectsAndVisitedPosesGiveIdenticalContacts)
 {
+    ScopedCpuThreads one(1); // threads reorder rows, as on the GPU (test_cpu_threads.cpp)
     Builder b = mixed_scene(12);
     World w;
     ASSERT_EQ(make_world(b.get(), cc_device_cpu(), roomy_def(GetParam()), &w), CC_OK) << cc_last_error_message();
@@ -240,6 +242,7 @@ TEST_P(Determinism, FreshObjectsAndVisitedPosesGiveIdenticalContacts)
 
 TEST_P(Determinism, OverflowingPassesKeepTheSameRows)
 {
+    ScopedCpuThreads one(1); // threads reorder rows, as on the GPU (test_cpu_threads.cpp)
     Builder b = mixed_scene(13);
     cc_pipeline_def d = roomy_def(GetParam());
     World full;

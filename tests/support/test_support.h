@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -116,5 +117,30 @@ inline std::vector<cc_contact> collide(World& w)
     out.resize((size_t)std::min<int>(n, (int)out.size()));
     return out;
 }
+
+// CUCONTACT_CPU_THREADS set for a scope (the CPU backend reads it at each
+// stage), restored after.
+class ScopedCpuThreads {
+  public:
+    explicit ScopedCpuThreads(const char* value)
+    {
+        const char* old = std::getenv("CUCONTACT_CPU_THREADS");
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        setenv("CUCONTACT_CPU_THREADS", value, 1);
+    }
+    explicit ScopedCpuThreads(int threads) : ScopedCpuThreads(std::to_string(threads).c_str()) {}
+    ~ScopedCpuThreads()
+    {
+        if (had_) setenv("CUCONTACT_CPU_THREADS", old_.c_str(), 1);
+        else unsetenv("CUCONTACT_CPU_THREADS");
+    }
+    ScopedCpuThreads(const ScopedCpuThreads&) = delete;
+    ScopedCpuThreads& operator=(const ScopedCpuThreads&) = delete;
+
+  private:
+    bool had_ = false;
+    std::string old_;
+};
 
 }  // namespace cctest

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "host/backend/cpu/stages.h"
+#include "host/backend/cpu/threads.h"
 #include "kernels/mesh/midphase.h"
 #include "kernels/mesh/narrowphase.h"
 
@@ -10,8 +11,11 @@ void cc_cpu_mesh_midphase(const cc_pass_view* v)
 {
     cc_pass_counters* c = v->counters;
     int pairs = cc_min_i32(c->pair_count, v->pairs.capacity);
+    int threads = cc_cpu_parallel_begin(pairs);
+    CC_CPU_PARALLEL_FOR(threads)
     for (int i = 0; i < pairs; ++i)
         cc_mesh_midphase_thread(i, &v->model, v->grouped_pairs, v->shape_pose, v->aabb, &v->mesh, c);
+    cc_cpu_parallel_end(threads);
 }
 
 void cc_cpu_mesh_clear_slots(const cc_pass_view* v)
@@ -34,9 +38,12 @@ void cc_cpu_mesh_contacts(const cc_pass_view* v)
     int pass = v->mesh.reduce ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
     int items = cc_min_i32(v->counters->mesh_item_count, v->mesh.item_capacity);
     cc_contact_sink sink = cc_pass_contact_sink(v);
+    int threads = cc_cpu_parallel_begin(items);
+    CC_CPU_PARALLEL_FOR(threads)
     for (int j = 0; j < items; ++j)
         cc_mesh_narrowphase_thread(cc_cpu_shuffled(j, items, v->shuffle_seed), &v->model, v->grouped_pairs,
                                    v->shape_pose, v->body_pose, &v->mesh, sink, pass, CC_MESH_FAMILY_ALL);
+    cc_cpu_parallel_end(threads);
 }
 
 cc_status cc_cpu_mesh_emit(const cc_pass_view* v)
@@ -54,9 +61,12 @@ cc_status cc_cpu_mesh_emit(const cc_pass_view* v)
             poses[i].p = cc_v3_scale(poses[i].p, 1.0f + v->emit_jitter);
         }
     }
+    int threads = cc_cpu_parallel_begin(slots);
+    CC_CPU_PARALLEL_FOR(threads)
     for (int t = 0; t < slots; ++t)
         cc_mesh_emit_slot_thread(cc_cpu_shuffled(t, slots, v->shuffle_seed), blocks, m, v->grouped_pairs, poses,
                                  v->body_pose, &v->mesh, sink, CC_MESH_FAMILY_ALL);
+    cc_cpu_parallel_end(threads);
     if (poses != v->shape_pose) cc_host_free(poses);
     return CC_OK;
 }
