@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from mujoco_venv import ensure_mujoco
+from mujoco_common import ensure_mujoco, find_cucontact
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PRIMITIVES = ['type="sphere" size="0.05"', 'type="capsule" size="0.03 0.03"', 'type="box" size="0.045 0.04 0.035"',
@@ -142,15 +142,6 @@ def cucontact_time(tool, path, repeat, worlds):
             int(get("contacts")) // worlds, get("broad"))
 
 
-def find_tool(given):
-    if given:
-        return given
-    for p in (os.path.join(HERE, "..", "build", "tools", "cucontact", "cucontact"), shutil.which("cucontact")):
-        if p and os.path.exists(p):
-            return os.path.abspath(p)
-    raise SystemExit("bench-mujoco: no cucontact tool found; build it (scripts/build.sh) or pass --cucontact PATH")
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cucontact", help="the cucontact tool (default: build/tools/cucontact/cucontact, then PATH)")
@@ -166,7 +157,7 @@ def main():
     if unknown:
         raise SystemExit(f"bench-mujoco: unknown scene {unknown[0]!r}; choose from pile, pairs, kitchen, hulls, robot")
     ensure_mujoco(__file__, "bench-mujoco")
-    tool = find_tool(args.cucontact)
+    tool = find_cucontact(args.cucontact, "bench-mujoco")
     folder = args.keep or tempfile.mkdtemp(prefix="bench-mujoco-")
     os.makedirs(folder, exist_ok=True)
     print("%-8s %7s %7s %11s %11s %10s %10s %8s %12s %12s" % ("scene", "geoms", "worlds", "mujoco_ms", "cucontact_ms",

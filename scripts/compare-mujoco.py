@@ -34,20 +34,18 @@ import argparse
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import xml.sax.saxutils as saxutils
 
-from mujoco_venv import ensure_mujoco
+from mujoco_common import ensure_mujoco, find_cucontact
 
 # A pair found by one engine only within this of its detection distance is
 # "touching": whether float (cuContact) and double (MuJoCo) put it inside
 # or outside is rounding [m].
 ROUNDING = 1e-6
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def fmt(values):
@@ -256,15 +254,6 @@ def time_cucontact(tool, snapshot, mesh_mode, repeat):
     return float(row[head.index("total_ms")])
 
 
-def find_tool(given):
-    if given:
-        return given
-    for p in (os.path.join(HERE, "..", "build", "tools", "cucontact", "cucontact"), shutil.which("cucontact")):
-        if p and os.path.exists(p):
-            return os.path.abspath(p)
-    raise SystemExit("compare-mujoco: no cucontact tool found; build it (scripts/build.sh) or pass --cucontact PATH")
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("scene")
@@ -281,7 +270,7 @@ def main():
     import mujoco
     import numpy as np
 
-    tool = find_tool(args.cucontact)
+    tool = find_cucontact(args.cucontact, "compare-mujoco")
     try:
         m = mujoco.MjModel.from_xml_path(args.scene)
     except Exception as e:  # MuJoCo's loader raises ValueError with the file and line

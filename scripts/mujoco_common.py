@@ -1,10 +1,13 @@
-"""MuJoCo 4 for the scripts that compare against it: imported when it is
-installed, else from a virtual environment made (once, under a lock, since
-tests run side by side) in ~/.cache/cucontact/mujoco-venv or
-$CUCONTACT_MUJOCO_VENV, from which the calling script runs itself again.
-Exit status 77 means MuJoCo could not be installed (callers treat it as
-skipped)."""
+"""What the scripts that compare cuContact with MuJoCo 4 share.
+
+MuJoCo is imported when it is installed, else from a virtual environment
+made (once, under a lock, since tests run side by side) in
+~/.cache/cucontact/mujoco-venv or $CUCONTACT_MUJOCO_VENV, from which the
+calling script runs itself again. Exit status 77 means MuJoCo could not be
+installed (callers treat it as skipped). The cucontact tool is the one
+given, else the build folder's, else the one on PATH."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -41,3 +44,14 @@ def ensure_mujoco(script, name):
         sys.exit(SKIPPED)
     env = dict(os.environ, CUCONTACT_COMPARE_IN_VENV="1")
     sys.exit(subprocess.run([python, os.path.abspath(script)] + sys.argv[1:], env=env).returncode)
+
+
+def find_cucontact(given, name):
+    """The cucontact tool: `given`, else build/tools/cucontact/cucontact, else PATH's."""
+    if given:
+        return given
+    here = os.path.dirname(os.path.abspath(__file__))
+    for p in (os.path.join(here, "..", "build", "tools", "cucontact", "cucontact"), shutil.which("cucontact")):
+        if p and os.path.exists(p):
+            return os.path.abspath(p)
+    raise SystemExit(f"{name}: no cucontact tool found; build it (scripts/build.sh) or pass --cucontact PATH")
