@@ -11,7 +11,7 @@
  * off, sized to hold every raw contact, and report both counts, the mesh
  * work items and the memory split between the model and the per-world
  * buffers. --no-reduce turns reduction off in the timed passes. */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+#define _POSIX_C_SOURCE 200112L /* clock_gettime, setenv */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +29,7 @@ typedef struct options {
     cc_device device;
     int worlds[MAX_LIST], world_count;
     int shapes[MAX_LIST], shape_count;
+    int threads[MAX_LIST], thread_count; /* CPU threads per run (CUCONTACT_CPU_THREADS) */
     cc_broad_phase broad_phase;
     int repeat;
     float density, gap;
@@ -96,6 +97,8 @@ static void usage(FILE* f)
             "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000,\n"
             "                        terrain and sphere-mesh 16; mesh: 16 primitives on its wavy tile besides its 5 meshes\n"
             "                        and 3 primitives; settle 40 bodies)\n"
+            "  --threads T[,T...]    CPU threads per run (CUCONTACT_CPU_THREADS); a list prints each count's\n"
+            "                        speed-up over the first (default: the variable, else every processor)\n"
             "  --broad-phase B       auto, nxn, sap or explicit (default auto)\n"
             "  --repeat R            passes timed per run (default 10)\n"
             "  --seconds S           settle: simulated seconds with each integrator (default 10)\n"
@@ -184,6 +187,14 @@ static int parse_options(int argc, char** argv, options* o)
             }
             if (a[2] == 'w') o->world_count = n;
             else o->shape_count = n;
+        } else if (!strcmp(a, "--threads")) {
+            i++;
+            int n = parse_list(v, o->threads, MAX_LIST);
+            if (n <= 0) {
+                fprintf(stderr, "cucontact-bench: --threads wants positive integers separated by commas\n");
+                return 0;
+            }
+            o->thread_count = n;
         } else if (!strcmp(a, "--broad-phase")) {
             i++;
             if (!strcmp(v, "auto")) o->broad_phase = CC_BROAD_PHASE_AUTO;
@@ -700,11 +711,31 @@ int main(int argc, char** argv)
                     continue;
                 }
                 run_result r;
-                if (!run_one(&o, scene, wl[wi], sl[sj], &r)) {
-                    failures++;
-                    continue;
+                double first_ms = 0.0, first_narrow_ms = 0.0;
+                int ran = 1;
+                for (int ti = 0; ti < (o.thread_count ? o.thread_count : 1); ++ti) {
+                    if (o.thread_count) {
+                        char text[16];
+                        snprintf(text, sizeof text, "%d", o.threads[ti]);
+                        setenv("CUCONTACT_CPU_THREADS", text, 1);
+                    }
+                    if (!run_one(&o, scene, wl[wi], sl[sj], &r)) {
+                        failures++;
+                        ran = 0;
+                        break;
+                    }
+                    print_row(&o, &r);
+                    if (ti == 0) {
+                        first_ms = r.total_ms;
+                        first_narrow_ms = r.stages.narrow_phase_ms;
+                    }
+                    if (o.thread_count)
+                        printf("  %d CPU threads: pass %.2fx, narrow phase %.2fx the speed of %d\n", o.threads[ti],
+                               r.total_ms > 0 ? first_ms / r.total_ms : 0.0,
+                               r.stages.narrow_phase_ms > 0 ? first_narrow_ms / r.stages.narrow_phase_ms : 0.0,
+                               o.threads[0]);
                 }
-                print_row(&o, &r);
+                if (!ran) continue;
                 if (o.routes) print_routes(&r);
                 if (o.deterministic) {
                     /* The same run without ordering or matching, for the ratio. */
