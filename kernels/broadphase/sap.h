@@ -32,6 +32,7 @@ typedef struct cc_moments {
 } cc_moments;
 
 #define CC_SAP_BLOCK 8 /* candidates the sweep tests per step: one 64-bit mask of bytes */
+typedef char cc_sap_block_fills_a_u64[CC_SAP_BLOCK == sizeof(uint64_t) ? 1 : -1];
 
 typedef struct cc_sap_view {
     int entry_count;
@@ -97,19 +98,14 @@ CC_HD int cc_sap_axis_from_moments(cc_moments m)
     return 0;
 }
 
-CC_HD float cc_sap_component(cc_vec3 v, int axis)
-{
-    return axis == 0 ? v.x : (axis == 1 ? v.y : v.z);
-}
-
 /* Per entry: its AABB's bounds on the axis and its sort key. */
 CC_HD void cc_sap_project_thread(int e, const cc_sap_view* v, const cc_aabb* aabb)
 {
     int axis = *v->axis;
     cc_aabb b = aabb[v->entry_shape[e]];
-    v->upper[e] = cc_sap_component(b.upper, axis);
+    v->upper[e] = cc_v3_get(b.upper, axis);
     v->unsorted_keys[e] =
-        ((uint64_t)(uint32_t)v->entry_segment[e] << 32) | cc_float_order_bits(cc_sap_component(b.lower, axis));
+        ((uint64_t)(uint32_t)v->entry_segment[e] << 32) | cc_float_order_bits(cc_v3_get(b.lower, axis));
     v->unsorted_values[e] = e;
 }
 
@@ -121,10 +117,10 @@ CC_HD void cc_sap_gather_thread(int i, const cc_sap_view* v, const cc_aabb* aabb
     int shape = v->entry_shape[e];
     int u = (*v->axis + 1) % 3, w = (*v->axis + 2) % 3;
     cc_aabb b = aabb[shape];
-    v->sorted_bounds[i] = cc_sap_component(b.lower, u);
-    v->sorted_bounds[n + i] = cc_sap_component(b.lower, w);
-    v->sorted_bounds[2 * n + i] = cc_sap_component(b.upper, u);
-    v->sorted_bounds[3 * n + i] = cc_sap_component(b.upper, w);
+    v->sorted_bounds[i] = cc_v3_get(b.lower, u);
+    v->sorted_bounds[n + i] = cc_v3_get(b.lower, w);
+    v->sorted_bounds[2 * n + i] = cc_v3_get(b.upper, u);
+    v->sorted_bounds[3 * n + i] = cc_v3_get(b.upper, w);
     v->sorted_shape[i] = shape;
     v->sorted_limit[i] = (v->keys[i] & 0xffffffff00000000ull) | cc_float_order_bits(v->upper[e]);
 }

@@ -281,6 +281,15 @@ Expected brute_force(const RScene& sc, const std::vector<cc_transform>& body_pos
     return ex;
 }
 
+// A scene finalized on the test's device, its state, and the poses the
+// library holds (quaternions normalised in float), which the brute force
+// must use.
+struct Finalized {
+    Model model;
+    State state;
+    std::vector<cc_transform> held;
+};
+
 // ---------------------------------------------------------------- building
 
 Builder build(const RScene& sc)
@@ -326,6 +335,24 @@ Builder build(const RScene& sc)
     EXPECT_EQ(ns, sc.shapes.size()) << "shapes must be listed world by world, globals first";
     for (const Pair& p : sc.filters) EXPECT_EQ(cc_builder_add_filter_pair(b.get(), p.first, p.second), CC_OK);
     return b;
+}
+
+Finalized finalize(const Builder& b, const RScene& sc, cc_device device)
+{
+    Finalized f;
+    cc_model* m = nullptr;
+    EXPECT_EQ(cc_builder_finalize(b.get(), device, &m), CC_OK) << cc_last_error_message();
+    f.model.reset(m);
+    cc_state* st = nullptr;
+    if (m) {
+        EXPECT_EQ(cc_state_create(m, &st), CC_OK);
+    }
+    f.state.reset(st);
+    f.held.resize(sc.bodies.size());
+    if (st) {
+        EXPECT_EQ(cc_state_get_body_poses(st, 0, (int)f.held.size(), f.held.data()), CC_OK);
+    }
+    return f;
 }
 
 RShape random_shape(std::mt19937& rng, bool allow_plane)
@@ -655,15 +682,11 @@ TEST_P(Broadphase, RandomScenesMatchBruteForce)
 
     Builder b = build(sc);
     ASSERT_EQ(cc_builder_world_count(b.get()), worlds);
-    cc_model* m = nullptr;
-    CC_ASSERT_OK(cc_builder_finalize(b.get(), device(), &m));
-    Model model(m);
-    cc_state* s = nullptr;
-    CC_ASSERT_OK(cc_state_create(m, &s));
-    State state(s);
-    // The poses the library holds (quaternions normalised in float).
-    std::vector<cc_transform> held(sc.bodies.size());
-    CC_ASSERT_OK(cc_state_get_body_poses(s, 0, (int)held.size(), held.data()));
+    Finalized f = finalize(b, sc, device());
+    ASSERT_TRUE(f.state);
+    cc_model* m = f.model.get();
+    cc_state* s = f.state.get();
+    const std::vector<cc_transform>& held = f.held;
 
     Expected ex = brute_force(sc, held);
     // The scene must exercise every rule, else this test proves little.
@@ -1272,46 +1295,38 @@ TEST_P(Broadphase, SapFindsEveryPairInTiedLaddersAndAtBlockEdges)
             global_box.size = {0.05f, 0.05f, 0.05f};
             global_box.local = {{0, 0, 0.5f}, {0, 0, 0, 1}};
             sc.shapes.push_back(global_box);
+            auto add_box = [&](int world, const float* pos, const float* half) {
+                RBody body;
+                body.world = world;
+                body.pose = {{pos[0], pos[1], pos[2]}, {0, 0, 0, 1}};
+                sc.bodies.push_back(body);
+                RShape box;
+                box.type = CC_SHAPE_BOX;
+                box.size = {half[0], half[1], half[2]};
+                box.body = (int)sc.bodies.size() - 1;
+                sc.shapes.push_back(box);
+            };
+            const float rung[3] = {0.05f, 0.05f, 0.05f};
             for (int w = 0; w < sc.worlds; ++w) {
                 for (int i = 0; i < 2 * length; ++i) {
                     float p[3] = {0, 0, 0};
                     p[axis] = 0.0995f * (float)(i / 2);
                     p[(axis + 1) % 3] = 0.0995f * (float)(i % 2);
-                    RBody body;
-                    body.world = w;
-                    body.pose = {{p[0], p[1], p[2]}, {0, 0, 0, 1}};
-                    sc.bodies.push_back(body);
-                    RShape box;
-                    box.type = CC_SHAPE_BOX;
-                    box.size = {0.05f, 0.05f, 0.05f};
-                    box.body = (int)sc.bodies.size() - 1;
-                    sc.shapes.push_back(box);
+                    add_box(w, p, rung);
                 }
                 float p[3] = {0, 0, 0}, h[3] = {0.05f, 0.05f, 0.05f};
                 p[axis] = 0.0995f * 0.5f * (float)(length - 1);
                 h[axis] = p[axis] + 0.05f;
                 p[(axis + 2) % 3] = 0.0995f;
-                RBody body;
-                body.world = w;
-                body.pose = {{p[0], p[1], p[2]}, {0, 0, 0, 1}};
-                sc.bodies.push_back(body);
-                RShape rail;
-                rail.type = CC_SHAPE_BOX;
-                rail.size = {h[0], h[1], h[2]};
-                rail.body = (int)sc.bodies.size() - 1;
-                sc.shapes.push_back(rail);
+                add_box(w, p, h); // the rail
             }
             SCOPED_TRACE("ladders along axis " + std::to_string(axis) + ", " + std::to_string(length) + " boxes");
             Builder b = build(sc);
-            cc_model* m = nullptr;
-            CC_ASSERT_OK(cc_builder_finalize(b.get(), device(), &m));
-            Model model(m);
-            cc_state* st = nullptr;
-            CC_ASSERT_OK(cc_state_create(m, &st));
-            State state(st);
-            std::vector<cc_transform> held(sc.bodies.size());
-            CC_ASSERT_OK(cc_state_get_body_poses(st, 0, (int)held.size(), held.data()));
-            Expected ex = brute_force(sc, held);
+            Finalized f = finalize(b, sc, device());
+            ASSERT_TRUE(f.state);
+            cc_model* m = f.model.get();
+            cc_state* st = f.state.get();
+            Expected ex = brute_force(sc, f.held);
             EXPECT_TRUE(ex.ambiguous.empty());
             EXPECT_GE((int)ex.yes.size(), 3 * (5 * length - 2));
             int cap = (int)ex.yes.size() + 64;

@@ -39,7 +39,7 @@ void cc_cpu_narrowphase_convex(const cc_pass_view* v, int start, int end, unsign
     int group_start = 0;
     for (int r = 0; r < CC_ROUTE_COUNT && group_start < end; ++r) {
         int group_end = group_start + c->route_count[r];
-        int lo = group_start > start ? group_start : start, hi = group_end < end ? group_end : end;
+        int lo = group_start > start ? group_start : start, hi = cc_min_i32(group_end, end);
         if (lo < hi && cc_route_class(r) == CC_ROUTE_CLASS_CONVEX) convex_range(v, sink, lo, hi, route_iterates(r));
         group_start = group_end;
     }

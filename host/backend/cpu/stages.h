@@ -1,8 +1,9 @@
 /* The CPU backend's stages: each runs its kernel body from kernels/ in a
  * loop (on the calling thread, or on several where threads.h says), so the
- * CPU runs exactly the GPU's algorithms. One translation unit per stage family, like cuda/, so that
- * each compiles on its own and the compiler's inlining choices in one
- * (the GJK/MPR stack is large) never change another's. */
+ * CPU runs exactly the GPU's algorithms. One translation unit per stage
+ * family, like cuda/, so that each compiles on its own and the compiler's
+ * inlining choices in one (the GJK/MPR stack is large) never change
+ * another's. */
 #ifndef CC_HOST_BACKEND_CPU_STAGES_H
 #define CC_HOST_BACKEND_CPU_STAGES_H
 
