@@ -927,23 +927,36 @@ CC_HD_CALL void cc_convex_result_along(const cc_convex* a, const cc_convex* b, c
     r->point_b = pb;
 }
 
-/* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
- * the result. Every exit leaves a finite unit normal. */
+/* The side normal of round shape x (k as below) at azimuth phi, as n runs
+ * A -> B, and the separation along it. */
+CC_HD_CALL float cc_convex_ring_separation(const cc_convex* a, const cc_convex* b, int k, float radial, float axial,
+                                           float phi, cc_vec3* d)
+{
+    const cc_convex* x = k == 0 ? a : b;
+    *d = cc_frame_vector_out(&x->f, cc_v3(cosf(phi) * radial, sinf(phi) * radial, axial));
+    if (k == 1) *d = cc_v3_neg(*d); /* B's outward normal is -n */
+    return cc_convex_separation_along(a, b, *d);
+}
+
 /* Starts on the round side of shape k of the pair (0: A, 1: B), when it
  * is a cylinder or cone: the side normal facing the other shape's centre,
  * and a ring of them around the axis. Against a point every side normal
  * is an equal optimum; the other shape's own extent breaks the tie into as
  * many local optima as it has sides (a small box deep inside a cone),
- * which no single start reaches. Keeps the best in *start (outward for A,
- * inward for B, as n runs A -> B) when it beats *start_sep; returns the
- * directions tried. Out of line: the kernels that run the query keep their
- * registers for it. */
+ * which no single start reaches, and the ascent from the best sample
+ * stalls on the side's crease. Along the ring the separation is the other
+ * shape's support alone, piecewise smooth with a few maxima: the two best
+ * samples are refined by golden-section search over the azimuth between
+ * their neighbours. Keeps the best in *start (outward for A, inward for B,
+ * as n runs A -> B) when it beats *start_sep; returns the directions
+ * tried. Out of line: the kernels that run the query keep their registers
+ * for it. */
+#define CC_CONVEX_RING_REFINE 20
 CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, int k, cc_vec3* start, float* start_sep)
 {
     const cc_convex* x = k == 0 ? a : b;
     if (x->type != CC_SHAPE_CYLINDER && x->type != CC_SHAPE_CONE) return 0;
     cc_vec3 towards = cc_frame_vector_in(&x->f, cc_v3_sub(cc_convex_center(k == 0 ? b : a), x->f.o));
-    float rxy = sqrtf(towards.x * towards.x + towards.y * towards.y);
     /* The side normal's axial part and the scale of its radial part. */
     float axial = 0.0f, radial = 1.0f;
     if (x->type == CC_SHAPE_CONE) {
@@ -951,28 +964,67 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
         axial = x->size.x / len;
         radial = 2.0f * x->size.y / len;
     }
-    for (int j = 0; j <= CC_CONVEX_RING_STARTS; ++j) {
-        float cx, cy;
-        if (j == 0) {
-            if (!(rxy > 0.0f)) continue;
-            cx = towards.x / rxy;
-            cy = towards.y / rxy;
-        } else {
-            float angle = 6.28318531f * (float)(j - 1) / (float)CC_CONVEX_RING_STARTS;
-            cx = cosf(angle);
-            cy = sinf(angle);
+    const float step = 6.28318531f / (float)CC_CONVEX_RING_STARTS;
+    float top_phi[2] = {0.0f, 0.0f}, top_sep[2] = {-3.0e38f, -3.0e38f};
+    cc_vec3 d;
+    for (int j = 0; j < CC_CONVEX_RING_STARTS; ++j) {
+        float sd = cc_convex_ring_separation(a, b, k, radial, axial, step * (float)j, &d);
+        if (sd > top_sep[0]) {
+            top_sep[1] = top_sep[0];
+            top_phi[1] = top_phi[0];
+            top_sep[0] = sd;
+            top_phi[0] = step * (float)j;
+        } else if (sd > top_sep[1]) {
+            top_sep[1] = sd;
+            top_phi[1] = step * (float)j;
         }
-        cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3(cx * radial, cy * radial, axial));
-        if (k == 1) d = cc_v3_neg(d); /* B's outward normal is -n */
-        float sd = cc_convex_separation_along(a, b, d);
         if (sd > *start_sep) {
             *start_sep = sd;
             *start = d;
         }
     }
-    return CC_CONVEX_RING_STARTS + 1;
+    int evals = CC_CONVEX_RING_STARTS;
+    if (towards.x * towards.x + towards.y * towards.y > 0.0f) {
+        float sd = cc_convex_ring_separation(a, b, k, radial, axial, atan2f(towards.y, towards.x), &d);
+        evals++;
+        if (sd > *start_sep) {
+            *start_sep = sd;
+            *start = d;
+        }
+    }
+    const float golden = 0.381966011f;
+    for (int t = 0; t < 2; ++t) {
+        float lo = top_phi[t] - step, hi = top_phi[t] + step;
+        float p1 = lo + golden * (hi - lo), p2 = hi - golden * (hi - lo);
+        float s1 = cc_convex_ring_separation(a, b, k, radial, axial, p1, &d);
+        float s2 = cc_convex_ring_separation(a, b, k, radial, axial, p2, &d);
+        for (int it = 0; it < CC_CONVEX_RING_REFINE; ++it) {
+            if (s1 > s2) {
+                hi = p2;
+                p2 = p1;
+                s2 = s1;
+                p1 = lo + golden * (hi - lo);
+                s1 = cc_convex_ring_separation(a, b, k, radial, axial, p1, &d);
+            } else {
+                lo = p1;
+                p1 = p2;
+                s1 = s2;
+                p2 = hi - golden * (hi - lo);
+                s2 = cc_convex_ring_separation(a, b, k, radial, axial, p2, &d);
+            }
+        }
+        float sd = cc_convex_ring_separation(a, b, k, radial, axial, s1 > s2 ? p1 : p2, &d);
+        evals += CC_CONVEX_RING_REFINE + 3;
+        if (sd > *start_sep) {
+            *start_sep = sd;
+            *start = d;
+        }
+    }
+    return evals;
 }
 
+/* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
+ * the result. Every exit leaves a finite unit normal. */
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
 {
     float scale = a->extent + b->extent;
