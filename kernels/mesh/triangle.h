@@ -98,6 +98,12 @@
 /* A normal pushing A toward the back: normal . front above this. Small and
  * positive so that a contact normal lying in the plane stays. */
 #define CC_TRI_BACK_COS 1.0e-5f
+/* A manifold point of the triangle's side counts as on the front face when
+ * it lies at most this much below the plane, relative to the pair's
+ * coordinates: rounding of a point lifted onto the rim, no more (a point on
+ * the prism's side below the plane is no part of the triangle, however
+ * large the triangle). */
+#define CC_TRI_FRONT_ROUNDING 1.0e-6f
 /* Edge tests against a neighbour's normal: sines below this count as flat
  * (cc_triangle_keep_feature_across). */
 #define CC_TRI_FLAT_SIN 1.0e-5f
@@ -678,7 +684,16 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
     /* A's touching point on its surface (GJK's own is a blend of support
      * points, inside a curved shape); the prism's on its boundary. */
     r->point_a = cc_support(a, g.normal);
-    r->point_b = cc_v3_madd(g.point_b, n, free_lift);
+    /* Lifted free, A touches the prism only where it leaves last: on the
+     * triangle, its face or its rim, across GJK's gap from A's touching
+     * point (GJK's own point of the prism is a blend of its vertices, on a
+     * chord of the prism where the simplex spans one), then lowered back
+     * by the lift; the nearest point of the triangle to that. */
+    cc_vec3 touch = cc_v3_madd(cc_v3_madd(r->point_a, g.normal, g.distance), n, free_lift);
+    cc_vec3 t[3];
+    for (int k = 0; k < 3; ++k) t[k] = cc_v3_sub(cc_v3_add(prism->f.o, prism->hull.vertices[k]), touch);
+    int region;
+    r->point_b = cc_v3_add(touch, cc_triangle_closest_origin(t[0], t[1], t[2], n, 1, &region));
     r->feature_a.count = 1;
     r->feature_a.p[0] = r->point_a;
     r->feature_b.count = 1;
@@ -789,7 +804,7 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
     cc_keep_side front;
     front.n = n;
     front.p = q->rel[0];
-    front.tol = CC_WITNESS_MARGIN * (q->a.extent + q->size);
+    front.tol = CC_TRI_FRONT_ROUNDING * (q->a.extent + q->size);
     int max_points = cc_convex_max_points(q->type_a, CC_SHAPE_CONVEX_HULL);
     cc_manifold_from_query(r, &q->a, &q->b, max_points, q->origin, q->threshold, &front, m);
     if (m->count == 0) return CC_TRI_NONE;

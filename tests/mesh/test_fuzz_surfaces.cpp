@@ -88,6 +88,13 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         "0.00170069584 -0.0018477866) q (0.188676536 0.445192933 -0.0601535104 0.87326169); mesh box half "
         "(0.000591112825 0.000375812262 0.000128421554) quads 3 gap 1.07291462e-05 at (0.00122602074 0.0021150976 "
         "-0.00154999888) q (0.164650202 -0.351688802 -0.687293172 0.613867581)",
+        // A small cone sunk across a heightfield's face with its lowest point
+        // past the triangle: the touching point once came from GJK's blend of
+        // prism vertices, on a chord inside the prism, 4 um below the face.
+        "[coincident] A: cone size (0.00197071885 0.00165419269 0) margin 0 gap 0 at (-0.0809843242 -0.267594695 "
+        "-0.270940155) q (-0.904485345 0.181278512 0.288228184 -0.256844044); heightfield 9x2 size (0.233201683 "
+        "0.0815956369 0.0220931042) plane 0.655935407 0.245670438 0.0955753997 gap 0.00957472995 at (-0.0842896327 "
+        "-0.255602688 -0.278374851) q (-0.455905467 0.18876949 -0.534314334 -0.686312258)",
     };
     std::vector<ccfuzz::SurfacePair> pairs;
     for (const char* c : cases) {

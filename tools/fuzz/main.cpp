@@ -42,6 +42,8 @@ static int replay_surface(const char* text, cc_device dev)
     std::printf("reference core distance %.9g normal (%.9g %.9g %.9g), tolerance %.3g, centre side %d\n", ref.distance,
                 ref.normal.x, ref.normal.y, ref.normal.z, tol, ccfuzz::centre_side(p, tol));
     print_contacts("a-surface", cs[0]);
+    for (size_t i = 0; i < cs[0].size(); ++i)
+        std::printf("  contact %zu: point1 %.3g off the exact surface\n", i, ccfuzz::surface_off(p, ccfuzz::to_v(cs[0][i].point1)));
     std::vector<ccfuzz::Finding> f = ccfuzz::score_surface(p, cs[0]);
     for (const ccfuzz::Finding& x : f) std::printf("finding %s: %s\n", ccfuzz::check_name(x.check), x.detail.c_str());
     return f.empty() ? 0 : 1;
