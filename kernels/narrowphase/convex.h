@@ -16,7 +16,7 @@
 #include "kernels/narrowphase/plane.h"
 
 /* Depth by which the exact deepest point must beat the clipped points to
- * join the manifold, relative to the pair's size. */
+ * join the manifold, relative to the smaller shape's size. */
 #define CC_WITNESS_MARGIN 1.0e-5f
 
 /* Largest contact count of a pair (lower type first), from the reference
@@ -124,7 +124,11 @@ CC_HD void cc_manifold_from_query(const cc_convex_result* r, const cc_convex* a,
             cc_keep_side_holds(keep, pb))
             cc_candidates_add(&c, &cp, pa, pb, threshold);
     }
-    float margin = CC_WITNESS_MARGIN * (a->extent + b->extent);
+    /* Relative to the smaller shape, whose own rim the witness refines (a
+     * small cylinder's rim point between its polygon's corners on a large
+     * face: a margin of the pair's size hid it), and never below rounding
+     * of the pair's coordinates. */
+    float margin = cc_maxf(CC_WITNESS_MARGIN * cc_minf(a->extent, b->extent), CC_CONVEX_ROUNDING * (a->extent + b->extent));
     /* A witness outside `keep` is made unreachable rather than removed. */
     cc_manifold_select(&c, r->point_a, r->point_b, witness_kept ? r->distance : 3.0e38f, margin, max_points, origin,
                        threshold, m);

@@ -4,8 +4,9 @@
 // cone, a tiny ellipsoid touching a huge flat hull, a cone touching a small
 // tetrahedron, two nearly parallel touching cylinders, a large capsule
 // against a tiny box (at most two contacts), and long nearly parallel
-// capsules (no tilted normal, the same answer in either order), and small
-// shapes at a cone's centre (the best of the side normals around the axis).
+// capsules (no tilted normal, the same answer in either order), small
+// shapes at a cone's centre (the best of the side normals around the axis),
+// and a tilted cylinder on a large box (its exact deepest rim point).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -220,6 +221,34 @@ TEST(FuzzRegressions, SmallShapeAtAConeCentreFindsItsBestSide)
         p.b.pose.p = {(float)d.x, (float)d.y, (float)d.z};
         p.pose_class = kCoincident;
         ASSERT_FALSE(contacts(p).empty());
+        expect_clean(p);
+    }
+}
+
+TEST(FuzzRegressions, TiltedCylinderOnALargeBoxKeepsItsDeepestRimPoint)
+{
+    // The exact deepest rim point joins the manifold when it is deeper than
+    // every corner of the cap's polygon; the margin it had to beat them by
+    // once scaled with the pair's size, so on a large box the rim point
+    // between two corners was left out and the contact came out up to
+    // r (1 - cos 22.5 deg) sin(tilt) too shallow (a cap tilted by a degree
+    // still clips as a face). Closed form: a cylinder of radius r and half
+    // height h tilted by t from the face normal reaches h cos t + r sin t
+    // below its centre, whatever the tilt's azimuth.
+    const float r = 0.3f, h = 0.2f, tilt = 0.017453293f, sink = 0.05f;
+    for (int k = 0; k < 24; ++k) {
+        float azimuth = 6.2831853f * (float)k / 24.0f;
+        // Tilt about the horizontal axis at `azimuth`.
+        cc_quat q = {std::cos(azimuth) * std::sin(0.5f * tilt), std::sin(azimuth) * std::sin(0.5f * tilt), 0.0f,
+                     std::cos(0.5f * tilt)};
+        float reach = h * std::cos(tilt) + r * std::sin(tilt);
+        Pair p;
+        p.a = shape(CC_SHAPE_BOX, {100.0f, 80.0f, 1.0f}, {0, 0, 0}, {0, 0, 0, 1});
+        p.b = shape(CC_SHAPE_CYLINDER, {r, h, 0}, {0.37f, -0.21f, 1.0f + reach - sink}, q);
+        p.pose_class = kRandom;
+        std::vector<cc_contact> c = contacts(p);
+        ASSERT_FALSE(c.empty());
+        EXPECT_NEAR(min_distance(c), -sink, 2e-5f) << "azimuth " << azimuth;
         expect_clean(p);
     }
 }

@@ -95,6 +95,14 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         "-0.270940155) q (-0.904485345 0.181278512 0.288228184 -0.256844044); heightfield 9x2 size (0.233201683 "
         "0.0815956369 0.0220931042) plane 0.655935407 0.245670438 0.0955753997 gap 0.00957472995 at (-0.0842896327 "
         "-0.255602688 -0.278374851) q (-0.455905467 0.18876949 -0.534314334 -0.686312258)",
+        // A cylinder sunk into one large heightfield cell, its cap tilted to
+        // the face: the exact deepest rim point lies between two corners of
+        // the cap's polygon and was left out when the margin it had to beat
+        // them by scaled with the cell's size (0.1 % of the radius shallow).
+        "[parallel] A: cylinder size (0.374009997 0.223849192 0) margin 0.000620127306 gap 0.000480341492 at "
+        "(-232.366974 -52.6761856 118.409264) q (0.0499322452 -0.0812548697 -0.924818814 -0.368258804); heightfield "
+        "2x2 size (105.28109 89.7634888 21.6235409) plane 0.697018445 0.18887192 0.279710472 gap 0 at (-208.348389 "
+        "-113.882637 115.019249) q (0.0499322452 -0.0812548697 -0.924818814 -0.368258804)",
     };
     std::vector<ccfuzz::SurfacePair> pairs;
     for (const char* c : cases) {
