@@ -55,23 +55,26 @@ CC_HD cc_simplex_vertex cc_simplex_support(const cc_convex* a, const cc_convex* 
     return v;
 }
 
-/* A face of the simplex: which vertices and their barycentric weights. */
+/* A face of the simplex: which vertices, their barycentric weights and
+ * its point nearest the origin. */
 typedef struct cc_subsimplex {
     int count;
     int index[3];
     float bary[3];
+    cc_vec3 point;
 } cc_subsimplex;
 
-CC_HD cc_subsimplex cc_sub1(int i)
+CC_HD cc_subsimplex cc_sub1(const cc_simplex* s, int i)
 {
     cc_subsimplex f;
     f.count = 1;
     f.index[0] = i;
     f.bary[0] = 1.0f;
+    f.point = s->v[i].w;
     return f;
 }
 
-CC_HD cc_subsimplex cc_sub2(int i, int j, float t)
+CC_HD cc_subsimplex cc_sub2(const cc_simplex* s, int i, int j, float t)
 {
     cc_subsimplex f;
     f.count = 2;
@@ -79,6 +82,44 @@ CC_HD cc_subsimplex cc_sub2(int i, int j, float t)
     f.index[1] = j;
     f.bary[0] = 1.0f - t;
     f.bary[1] = t;
+    f.point = cc_v3_madd(s->v[i].w, cc_v3_sub(s->v[j].w, s->v[i].w), t);
+    return f;
+}
+
+/* The origin's projection onto the plane of triangle (a, b, c), known to
+ * fall inside it, with its barycentric weights. On a sliver (a cone's
+ * apex metres from its rim, the origin centimetres from the triangle) the
+ * region tests' weights keep only a few digits and their blend of the
+ * vertices leaves the plane, so GJK stalled short of the distance. The
+ * plane is taken from the two shortest edges (those at the vertex facing
+ * the longest, whose cross product loses least) and its offset from the
+ * vertex nearest the origin; the weights are the areas of the triangles
+ * the point cuts, which stay accurate to the coordinates' rounding. */
+CC_HD cc_subsimplex cc_sub3_interior(const cc_simplex* s, int i, int j, int k)
+{
+    cc_vec3 a = s->v[i].w, b = s->v[j].w, c = s->v[k].w;
+    cc_vec3 ab = cc_v3_sub(b, a), bc = cc_v3_sub(c, b), ca = cc_v3_sub(a, c);
+    float lab = cc_v3_length_sq(ab), lbc = cc_v3_length_sq(bc), lca = cc_v3_length_sq(ca);
+    cc_vec3 n = lab >= lbc && lab >= lca ? cc_v3_cross(bc, ca) : (lbc >= lca ? cc_v3_cross(ca, ab) : cc_v3_cross(ab, bc));
+    float nn = cc_v3_length_sq(n);
+    if (!(nn > 0.0f)) return cc_sub2(s, i, j, 0.0f);
+    cc_vec3 closest = a;
+    if (cc_v3_length_sq(b) < cc_v3_length_sq(closest)) closest = b;
+    if (cc_v3_length_sq(c) < cc_v3_length_sq(closest)) closest = c;
+    cc_subsimplex f;
+    f.count = 3;
+    f.index[0] = i;
+    f.index[1] = j;
+    f.index[2] = k;
+    f.point = cc_v3_scale(n, cc_v3_dot(n, closest) / nn);
+    cc_vec3 pa = cc_v3_sub(a, f.point), pb = cc_v3_sub(b, f.point), pc = cc_v3_sub(c, f.point);
+    float wa = cc_maxf(cc_v3_dot(n, cc_v3_cross(pb, pc)), 0.0f), wb = cc_maxf(cc_v3_dot(n, cc_v3_cross(pc, pa)), 0.0f),
+          wc = cc_maxf(cc_v3_dot(n, cc_v3_cross(pa, pb)), 0.0f);
+    float sum = wa + wb + wc;
+    if (!(sum > 0.0f)) wa = wb = wc = sum = 1.0f;
+    f.bary[1] = wb / sum;
+    f.bary[2] = wc / sum;
+    f.bary[0] = 1.0f - f.bary[1] - f.bary[2];
     return f;
 }
 
@@ -89,43 +130,28 @@ CC_HD cc_subsimplex cc_simplex_triangle(const cc_simplex* s, int i, int j, int k
     cc_vec3 a = s->v[i].w, b = s->v[j].w, c = s->v[k].w;
     cc_vec3 ab = cc_v3_sub(b, a), ac = cc_v3_sub(c, a);
     float d1 = -cc_v3_dot(ab, a), d2 = -cc_v3_dot(ac, a);
-    if (d1 <= 0.0f && d2 <= 0.0f) return cc_sub1(i);
+    if (d1 <= 0.0f && d2 <= 0.0f) return cc_sub1(s, i);
     float d3 = -cc_v3_dot(ab, b), d4 = -cc_v3_dot(ac, b);
-    if (d3 >= 0.0f && d4 <= d3) return cc_sub1(j);
+    if (d3 >= 0.0f && d4 <= d3) return cc_sub1(s, j);
     float vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return cc_sub2(i, j, d1 / (d1 - d3));
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return cc_sub2(s, i, j, d1 / (d1 - d3));
     float d5 = -cc_v3_dot(ab, c), d6 = -cc_v3_dot(ac, c);
-    if (d6 >= 0.0f && d5 <= d6) return cc_sub1(k);
+    if (d6 >= 0.0f && d5 <= d6) return cc_sub1(s, k);
     float vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return cc_sub2(i, k, d2 / (d2 - d6));
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return cc_sub2(s, i, k, d2 / (d2 - d6));
     float va = d3 * d6 - d5 * d4;
     if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f)
-        return cc_sub2(j, k, (d4 - d3) / ((d4 - d3) + (d5 - d6)));
+        return cc_sub2(s, j, k, (d4 - d3) / ((d4 - d3) + (d5 - d6)));
     float denom = va + vb + vc;
     if (!(denom > 0.0f)) { /* degenerate (collinear) triangle: its first edge */
         float len = cc_v3_length_sq(ab);
-        return cc_sub2(i, j, len > 0.0f ? cc_clampf(-cc_v3_dot(a, ab) / len, 0.0f, 1.0f) : 0.0f);
+        return cc_sub2(s, i, j, len > 0.0f ? cc_clampf(-cc_v3_dot(a, ab) / len, 0.0f, 1.0f) : 0.0f);
     }
-    cc_subsimplex f;
-    f.count = 3;
-    f.index[0] = i;
-    f.index[1] = j;
-    f.index[2] = k;
-    f.bary[1] = vb / denom;
-    f.bary[2] = vc / denom;
-    f.bary[0] = 1.0f - f.bary[1] - f.bary[2];
-    return f;
+    return cc_sub3_interior(s, i, j, k);
 }
 
-CC_HD cc_vec3 cc_subsimplex_point(const cc_simplex* s, const cc_subsimplex* f)
-{
-    cc_vec3 p = cc_v3_scale(s->v[f->index[0]].w, f->bary[0]);
-    for (int i = 1; i < f->count; ++i) p = cc_v3_madd(p, s->v[f->index[i]].w, f->bary[i]);
-    return p;
-}
-
-/* Keeps only the face's vertices, in order. */
-CC_HD void cc_simplex_keep(cc_simplex* s, const cc_subsimplex* f)
+/* Keeps only the face's vertices, in order; *nearest gets its point. */
+CC_HD void cc_simplex_keep(cc_simplex* s, const cc_subsimplex* f, cc_vec3* nearest)
 {
     cc_simplex_vertex v[3];
     for (int i = 0; i < f->count; ++i) v[i] = s->v[f->index[i]];
@@ -133,36 +159,32 @@ CC_HD void cc_simplex_keep(cc_simplex* s, const cc_subsimplex* f)
         s->v[i] = v[i];
         s->bary[i] = f->bary[i];
     }
+    *nearest = f->point;
     s->count = f->count;
 }
 
-CC_HD cc_vec3 cc_simplex_point(const cc_simplex* s)
-{
-    cc_vec3 p = cc_v3(0.0f, 0.0f, 0.0f);
-    for (int i = 0; i < s->count; ++i) p = cc_v3_madd(p, s->v[i].w, s->bary[i]);
-    return p;
-}
-
-/* Reduces the simplex to the face nearest the origin. Returns 0 when the
- * origin is inside the tetrahedron. */
-CC_HD_CALL int cc_simplex_reduce(cc_simplex* s)
+/* Reduces the simplex to the face nearest the origin, whose point nearest
+ * the origin goes to *nearest. Returns 0 when the origin is inside the
+ * tetrahedron. */
+CC_HD_CALL int cc_simplex_reduce(cc_simplex* s, cc_vec3* nearest)
 {
     cc_subsimplex f;
     if (s->count == 1) {
         s->bary[0] = 1.0f;
+        *nearest = s->v[0].w;
         return 1;
     }
     if (s->count == 2) {
         cc_vec3 a = s->v[0].w, ab = cc_v3_sub(s->v[1].w, a);
         float len = cc_v3_length_sq(ab);
         float t = len > 0.0f ? -cc_v3_dot(a, ab) / len : 0.0f;
-        f = t <= 0.0f ? cc_sub1(0) : (t >= 1.0f ? cc_sub1(1) : cc_sub2(0, 1, t));
-        cc_simplex_keep(s, &f);
+        f = t <= 0.0f ? cc_sub1(s, 0) : (t >= 1.0f ? cc_sub1(s, 1) : cc_sub2(s, 0, 1, t));
+        cc_simplex_keep(s, &f, nearest);
         return 1;
     }
     if (s->count == 3) {
         f = cc_simplex_triangle(s, 0, 1, 2);
-        cc_simplex_keep(s, &f);
+        cc_simplex_keep(s, &f, nearest);
         return 1;
     }
     /* Tetrahedron: the nearest point lies on a face the origin is outside
@@ -180,7 +202,7 @@ CC_HD_CALL int cc_simplex_reduce(cc_simplex* s)
     int flat = !(volume > 1.0e-6f * size * sqrtf(size));
     float best = 3.0e38f;
     int found = 0;
-    cc_subsimplex best_f = cc_sub1(3);
+    cc_subsimplex best_f = cc_sub1(s, 3);
     for (int k = 0; k < 3; ++k) {
         cc_vec3 a = s->v[face[k][0]].w, b = s->v[face[k][1]].w, c = s->v[face[k][2]].w;
         cc_vec3 d = s->v[face[k][3]].w;
@@ -191,14 +213,14 @@ CC_HD_CALL int cc_simplex_reduce(cc_simplex* s)
         if (!flat && side_origin * side_d > 0.0f) continue;
         found = 1;
         cc_subsimplex cand = cc_simplex_triangle(s, face[k][0], face[k][1], face[k][2]);
-        float dist = cc_v3_length_sq(cc_subsimplex_point(s, &cand));
+        float dist = cc_v3_length_sq(cand.point);
         if (dist < best) {
             best = dist;
             best_f = cand;
         }
     }
     if (!found) return 0;
-    cc_simplex_keep(s, &best_f);
+    cc_simplex_keep(s, &best_f, nearest);
     return 1;
 }
 
@@ -248,8 +270,8 @@ CC_HD_CALL void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, 
             repeated |= cc_v3_length_sq(cc_v3_sub(s.v[i].w, w.w)) <= tolerance * tolerance;
         if (repeated) break;
         s.v[s.count++] = w;
-        if (!cc_simplex_reduce(&s)) return; /* origin inside: overlap */
-        cc_vec3 nv = cc_simplex_point(&s);
+        cc_vec3 nv;
+        if (!cc_simplex_reduce(&s, &nv)) return; /* origin inside: overlap */
         float nvv = cc_v3_length_sq(nv);
         if (!(nvv < vv)) break; /* no progress: rounding has taken over; keep the last v */
         v = nv;
