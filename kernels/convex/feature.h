@@ -163,7 +163,8 @@ CC_HD void cc_feature_capsule(const cc_convex* c, cc_vec3 d, cc_feature* f)
 }
 
 /* Hull: the face whose (scaled) normal is closest to d; when it is not
- * close enough, the edge of that face nearest d, or the support vertex. */
+ * close enough, an edge through the support vertex nearly square to d, or
+ * that vertex. */
 CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
 {
     const cc_hull_ref* hr = &c->hull;
@@ -176,11 +177,11 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
      * around the support vertex (d lies in that vertex's normal cone,
      * spanned by their normals, so the closest of them is the face). */
     const int* g = hr->graph;
+    int top_vertex = cc_hull_support_vertex(hr, cc_v3_mul(c->size, d));
     int corner = 0, end = hr->face_count, faces_at = 0;
     if (g) {
-        int top = cc_hull_support_vertex(hr, cc_v3_mul(c->size, d));
-        corner = g[CC_HULL_SEEDS + top];
-        end = g[CC_HULL_SEEDS + top + 1];
+        corner = g[CC_HULL_SEEDS + top_vertex];
+        end = g[CC_HULL_SEEDS + top_vertex + 1];
         /* A corner's face is I ints on, I being the corner count. */
         faces_at = g[CC_HULL_SEEDS + hr->vertex_count] - g[CC_HULL_SEEDS];
     }
@@ -205,26 +206,36 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
         }
         return;
     }
-    /* Edge: among the face's edges through the support vertex and nearly
-     * perpendicular to d, the one whose other end is highest. */
-    cc_vec3 top = cc_support_local(c, d);
-    float top_h = cc_v3_dot(top, d);
-    float touch = 1.0e-5f * c->extent;
-    int edge = -1;
+    /* Edge: among the edges through the support vertex nearly
+     * perpendicular to d, the one whose other end is highest. They are
+     * searched on every face around the vertex: the face nearest d need
+     * not hold the touching edge (a long edge's normal cone reaches past
+     * its two faces' normals, most of all under a non-uniform scale). */
+    cc_vec3 top = cc_v3_mul(hr->vertices[top_vertex], c->size);
+    int edge_face = -1, edge = -1;
     float edge_low = -3.0e38f;
-    for (int i = 0; i < face.count; ++i) {
-        cc_vec3 p = cc_v3_mul(hr->vertices[idx[i] - hr->vertex_first], c->size);
-        cc_vec3 q = cc_v3_mul(hr->vertices[idx[(i + 1) % face.count] - hr->vertex_first], c->size);
-        float hp = cc_v3_dot(p, d), hq = cc_v3_dot(q, d);
-        if (cc_maxf(hp, hq) < top_h - touch) continue;
-        cc_vec3 e = cc_v3_normalize(cc_v3_sub(q, p));
-        if (fabsf(cc_v3_dot(e, d)) > CC_FEATURE_SIN || cc_minf(hp, hq) <= edge_low) continue;
-        edge_low = cc_minf(hp, hq);
-        edge = i;
+    for (corner = g ? g[CC_HULL_SEEDS + top_vertex] : 0; corner < (g ? g[CC_HULL_SEEDS + top_vertex + 1] : hr->face_count);
+         ++corner) {
+        int fi = g ? g[corner + faces_at] : corner;
+        cc_hull_face fc = hr->faces[fi];
+        const int* fidx = hr->indices + fc.first;
+        for (int i = 0; i < fc.count; ++i) {
+            int i0 = fidx[i] - hr->vertex_first, i1 = fidx[(i + 1) % fc.count] - hr->vertex_first;
+            if (i0 != top_vertex && i1 != top_vertex) continue;
+            cc_vec3 other = cc_v3_mul(hr->vertices[i0 == top_vertex ? i1 : i0], c->size);
+            float h = cc_v3_dot(other, d);
+            if (h <= edge_low) continue;
+            if (fabsf(cc_v3_dot(cc_v3_normalize(cc_v3_sub(other, top)), d)) > CC_FEATURE_SIN) continue;
+            edge_low = h;
+            edge_face = fi;
+            edge = i;
+        }
     }
     if (edge >= 0) {
-        cc_vec3 p = cc_v3_mul(hr->vertices[idx[edge] - hr->vertex_first], c->size);
-        cc_vec3 q = cc_v3_mul(hr->vertices[idx[(edge + 1) % face.count] - hr->vertex_first], c->size);
+        cc_hull_face fc = hr->faces[edge_face];
+        const int* fidx = hr->indices + fc.first;
+        cc_vec3 p = cc_v3_mul(hr->vertices[fidx[edge] - hr->vertex_first], c->size);
+        cc_vec3 q = cc_v3_mul(hr->vertices[fidx[(edge + 1) % fc.count] - hr->vertex_first], c->size);
         cc_feature_segment(c, p, q, f);
         return;
     }

@@ -551,59 +551,105 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
     return moved;
 }
 
+/* The query's accuracy [m]: relative to the smaller shape (a small shape
+ * beside a large one needs its own precision), but never finer than
+ * rounding of the pair's coordinates. */
+CC_HD float cc_convex_tolerance(const cc_convex* a, const cc_convex* b)
+{
+    float coords = a->extent + b->extent + cc_v3_length(cc_v3_sub(a->f.o, b->f.o));
+    return cc_maxf(CC_CONVEX_TOLERANCE * cc_minf(a->extent, b->extent), CC_CONVEX_ROUNDING * coords);
+}
+
+/* Whether feature f of c stands for a round cap: a cylinder's cap or a
+ * cone's base is the whole disk, not the inscribed polygon that stands for
+ * it in clipping. */
+CC_HD int cc_feature_is_disk(const cc_convex* c, const cc_feature* f)
+{
+    return f->count >= 3 && (c->type == CC_SHAPE_CYLINDER || c->type == CC_SHAPE_CONE);
+}
+
+/* The exact support set of c along `out` (c's outward normal of the
+ * contact) from its supporting feature f there: a feature chosen within
+ * CC_FEATURE_ANGLE of a face or edge is larger than the support set (a
+ * hull face tilted 3 degrees touches with one vertex), so it is cut to its
+ * vertices within `slab` of the top; a disk stays whole. */
+CC_HD void cc_support_set_of(const cc_convex* c, const cc_feature* f, cc_vec3 out, float slab, cc_feature* s)
+{
+    if (cc_feature_is_disk(c, f)) *s = *f;
+    else cc_feature_support_set(f, out, slab, s);
+}
+
+/* The point of support set s of c nearest to p seen along the contact
+ * normal n; on a disk the disk's own point (a point over the disk beside
+ * its inscribed polygon was moved onto the polygon's edge, up to 8 % of
+ * the radius from where the shapes touch). */
+CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, cc_vec3 n, cc_vec3 p)
+{
+    cc_contact_plane cp = cc_contact_plane_of(p, n);
+    if (!cc_feature_is_disk(c, s)) return cc_feature_lift_nearest(s, &cp, 0.0f, 0.0f);
+    cc_vec3 x;
+    if (!cc_feature_lift(s, &cp, 0.0f, 0.0f, &x)) return s->p[0];
+    /* The disk in c's frame: its axis is local z, its radius size.x. */
+    cc_vec3 l = cc_frame_point_in(&c->f, x);
+    float r = sqrtf(l.x * l.x + l.y * l.y);
+    if (r > c->size.x) l = cc_v3(l.x * (c->size.x / r), l.y * (c->size.x / r), l.z);
+    return cc_frame_point_out(&c->f, l);
+}
+
 /* Witness points for the final direction, a pair facing each other along
- * n, from r's features: a point feature's support point is exact and the
- * other shape's witness is that point moved by the separation along the
- * normal; two edges meet at their closest points; otherwise the deepest
- * point where the features overlap seen along n, lifted onto both (the
- * overlap is kept in r). Without any of these *pa and *pb keep the
- * caller's points. */
+ * n, from the exact support sets within r's features: two points; a point
+ * and the point of the other set nearest to it seen along n (a side line
+ * of a cylinder or cone is the surface only along itself, so the nearest
+ * point in space would leave the surface across it); two segments at
+ * their closest points; otherwise the deepest point where the features
+ * overlap seen along n, lifted onto both. The overlap of two features of
+ * which one is a polygon is kept in r for the manifold's clipping. Without
+ * any of these *pa and *pb keep the caller's points. */
 CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_convex_result* r,
                              cc_vec3* pa, cc_vec3* pb)
 {
     const cc_feature* fa = &r->feature_a;
     const cc_feature* fb = &r->feature_b;
     r->overlap_count = -1;
-    if (fa->count == 1 && fb->count == 1) {
-        *pa = cc_support(a, n);
-        *pb = cc_support(b, cc_v3_neg(n));
-        return;
-    }
-    if (fa->count == 1 || fb->count == 1) {
-        /* A point against a segment or a face: the point, and the point of
-         * the other feature nearest to it seen along n, both exactly on
-         * their cores. */
-        const cc_feature* other = fa->count == 1 ? fb : fa;
-        cc_vec3 p = fa->count == 1 ? cc_support(a, n) : cc_support(b, cc_v3_neg(n));
-        cc_contact_plane cp = cc_contact_plane_of(p, n);
-        cc_vec3 q = cc_feature_lift_nearest(other, &cp, 0.0f, 0.0f);
-        *pa = fa->count == 1 ? p : q;
-        *pb = fa->count == 1 ? q : p;
-        return;
-    }
-    if (fa->count == 2 && fb->count == 2) {
-        float s, t;
-        cc_vec3 da = cc_v3_sub(fa->p[1], fa->p[0]), db = cc_v3_sub(fb->p[1], fb->p[0]);
-        cc_segment_segment_closest(fa->p[0], da, fb->p[0], db, &s, &t);
-        *pa = cc_v3_madd(fa->p[0], da, s);
-        *pb = cc_v3_madd(fb->p[0], db, t);
-        return;
-    }
-    r->overlap_plane = cc_contact_plane_of(fa->p[0], n);
-    const cc_contact_plane cp = r->overlap_plane;
-    const float *ou = r->overlap_u, *ov = r->overlap_v;
-    int k = cc_feature_overlap(fa, fb, &cp, r->overlap_u, r->overlap_v);
-    r->overlap_count = k;
+    float slab = 10.0f * cc_convex_tolerance(a, b);
+    /* Two faces, or a segment and a face: their overlap seen along n, which
+     * the manifold clips (its count says whether they meet at all). */
     float best = 3.0e38f;
-    for (int i = 0; i < k; ++i) { /* the deepest point of the overlap */
-        cc_vec3 qa, qb;
-        if (!cc_feature_lift(fa, &cp, ou[i], ov[i], &qa) || !cc_feature_lift(fb, &cp, ou[i], ov[i], &qb)) continue;
-        float d = cc_v3_dot(cc_v3_sub(qb, qa), n);
-        if (d < best) {
-            best = d;
-            *pa = qa;
-            *pb = qb;
+    if (fa->count >= 2 && fb->count >= 2 && (fa->count > 2 || fb->count > 2)) {
+        r->overlap_plane = cc_contact_plane_of(fa->p[0], n);
+        const cc_contact_plane cp = r->overlap_plane;
+        const float *ou = r->overlap_u, *ov = r->overlap_v;
+        int k = cc_feature_overlap(fa, fb, &cp, r->overlap_u, r->overlap_v);
+        r->overlap_count = k;
+        for (int i = 0; i < k; ++i) { /* the deepest point of the overlap */
+            cc_vec3 qa, qb;
+            if (!cc_feature_lift(fa, &cp, ou[i], ov[i], &qa) || !cc_feature_lift(fb, &cp, ou[i], ov[i], &qb)) continue;
+            float d = cc_v3_dot(cc_v3_sub(qb, qa), n);
+            if (d < best) {
+                best = d;
+                *pa = qa;
+                *pb = qb;
+            }
         }
+    }
+    cc_feature sa, sb;
+    cc_support_set_of(a, fa, n, slab, &sa);
+    cc_support_set_of(b, fb, cc_v3_neg(n), slab, &sb);
+    if (sa.count == 1 || sb.count == 1) {
+        /* A point against a point, a segment or a face, both exactly on
+         * their cores (a round shape's point is its exact support point). */
+        int a_point = sa.count == 1;
+        cc_vec3 p = a_point ? (fa->count == 1 ? cc_support(a, n) : sa.p[0])
+                            : (fb->count == 1 ? cc_support(b, cc_v3_neg(n)) : sb.p[0]);
+        cc_vec3 q = a_point ? cc_support_nearest(b, &sb, n, p) : cc_support_nearest(a, &sa, n, p);
+        *pa = a_point ? p : q;
+        *pb = a_point ? q : p;
+    } else if (sa.count == 2 && sb.count == 2) {
+        float s, t;
+        cc_vec3 da = cc_v3_sub(sa.p[1], sa.p[0]), db = cc_v3_sub(sb.p[1], sb.p[0]);
+        cc_segment_segment_closest(sa.p[0], da, sb.p[0], db, &s, &t);
+        *pa = cc_v3_madd(sa.p[0], da, s);
+        *pb = cc_v3_madd(sb.p[0], db, t);
     }
 }
 
@@ -1028,11 +1074,7 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
 {
     float scale = a->extent + b->extent;
-    /* Accuracy relative to the smaller shape (a small shape beside a large
-     * one needs its own precision), but never finer than rounding of the
-     * pair's coordinates. */
-    float coords = scale + cc_v3_length(cc_v3_sub(a->f.o, b->f.o));
-    float tol = cc_maxf(CC_CONVEX_TOLERANCE * cc_minf(a->extent, b->extent), CC_CONVEX_ROUNDING * coords);
+    float tol = cc_convex_tolerance(a, b);
     float skin = cc_maxf(CC_CONVEX_SKIN * cc_minf(a->extent, b->extent), 8.0f * tol);
     if (!(tol > 0.0f)) { /* two point cores at most: fixed, tiny tolerances */
         tol = 1.0e-9f;

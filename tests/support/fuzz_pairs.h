@@ -22,6 +22,8 @@
 //   shallow    the deepest contact is shallower than the pair's signed
 //              distance: c_min > D + tol;
 //   off        a core point farther than tol from its core's boundary;
+//   witness    the two core points do not lie across the core distance
+//              along the normal (see witness_tolerance);
 //   count      more contacts than the reference table allows;
 //   missing    no contact although D <= gap - tol;
 //   beyond     a contact although LB > gap + tol;
@@ -743,10 +745,10 @@ inline int max_contacts(cc_shape_type ta, cc_shape_type tb)
     return 5;
 }
 
-enum Check { kNan, kNormal, kDeep, kShallow, kCertify, kOff, kCount, kMissing, kBeyond, kSwap, kChecks };
+enum Check { kNan, kNormal, kDeep, kShallow, kCertify, kOff, kWitness, kCount, kMissing, kBeyond, kSwap, kChecks };
 inline const char* check_name(int c)
 {
-    static const char* names[] = {"nan", "normal", "deep", "shallow", "certify", "off", "count", "missing", "beyond", "swap"};
+    static const char* names[] = {"nan", "normal", "deep", "shallow", "certify", "off", "witness", "count", "missing", "beyond", "swap"};
     return names[c];
 }
 
@@ -756,12 +758,32 @@ struct Finding {
     std::string detail;
 };
 
+// How far a contact's two core points are from lying across its core
+// distance along its normal: |p1 - p0 - n (d + t0 + t1)|. A contact
+// describes one touching: the point on A, the point on B and the normal
+// between them. A normal off by an angle e moves the touching points of
+// curved surfaces by about e times their radii of curvature while the
+// distance changes by e^2 only, so the check allows, beside the position
+// tolerance, 1e-2 of the smaller size and 1e-3 of the larger: what it finds
+// are points misplaced along a surface (a cap's inscribed polygon in place
+// of its disk: up to 8 % of the radius; a hull face that does not hold the
+// touching point: up to the face's size).
+inline double witness_tolerance(double tol, double small, double large) { return tol + 1e-2 * small + 1e-3 * large; }
+
+inline double witness_miss(const cc_contact& c)
+{
+    double core = (double)c.distance + c.thickness0 + c.thickness1;
+    V n = convref::unit(to_v(c.normal));
+    return convref::norm(to_v(c.point1) - to_v(c.point0) - n * core);
+}
+
 // Scores one pair's contacts (oriented a -> b, world points).
 inline std::vector<Finding> score(const Pair& p, const std::vector<cc_contact>& cs)
 {
     std::vector<Finding> f;
     double tol = pair_tolerance(p);
     double small = std::min(p.a.type == CC_SHAPE_PLANE ? extent(p.b) : extent(p.a), extent(p.b));
+    double large = std::max(p.a.type == CC_SHAPE_PLANE ? extent(p.b) : extent(p.a), extent(p.b));
     auto add = [&](int check, double amount, const std::string& d) { f.push_back({check, amount / small, d}); };
     double gap = p.a.gap + p.b.gap;
     double thick = core_radius(p.a) + core_radius(p.b) + p.a.margin + p.b.margin;
@@ -806,6 +828,9 @@ inline std::vector<Finding> score(const Pair& p, const std::vector<cc_contact>& 
         double off1 = std::fabs(db(to_v(c.point1)));
         if (off0 > tol) add(kOff, off0 - tol, "point on a off by " + std::to_string(off0));
         if (off1 > tol) add(kOff, off1 - tol, "point on b off by " + std::to_string(off1));
+        double across = witness_miss(c), witness_tol = witness_tolerance(tol, small, large);
+        if (across > witness_tol)
+            add(kWitness, across - witness_tol, "core points miss each other along the normal by " + std::to_string(across));
     }
     if (!plane && n <= 2) {
         // A one- or two-point contact's normal must separate the cores by

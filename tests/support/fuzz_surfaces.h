@@ -344,7 +344,7 @@ inline std::vector<Finding> score_surface(const SurfacePair& p, const std::vecto
 {
     std::vector<Finding> f;
     double tol = surface_tolerance(p);
-    double small = std::min(extent(p.a), surface_extent(p));
+    double small = std::min(extent(p.a), surface_extent(p)), large = std::max(extent(p.a), surface_extent(p));
     auto add = [&](int check, double amount, const std::string& d) { f.push_back({check, amount / small, d}); };
     double gap = p.a.gap + p.gap;
     double thick = core_radius(p.a) + p.a.margin;
@@ -382,6 +382,9 @@ inline std::vector<Finding> score_surface(const SurfacePair& p, const std::vecto
         double off0 = std::fabs(da(to_v(c.point0))), off1 = surface_off(p, to_v(c.point1));
         if (off0 > tol) add(kOff, off0 - tol, "point on A off by " + std::to_string(off0));
         if (off1 > tol) add(kOff, off1 - tol, "point on the surface off by " + std::to_string(off1));
+        double across = witness_miss(c), witness_tol = witness_tolerance(tol, small, large);
+        if (across > witness_tol)
+            add(kWitness, across - witness_tol, "core points miss each other along the normal by " + std::to_string(across));
     }
     if (outside && cmin > lb + tol) add(kShallow, cmin - lb - tol, "core " + std::to_string(cmin) + " > D " + std::to_string(lb));
     if (lb - thick > gap + tol) add(kBeyond, lb - thick - gap - tol, "true d " + std::to_string(lb - thick));
