@@ -561,6 +561,20 @@ CC_HD_CALL int cc_mesh_flat_neighbour_keeps(const cc_mesh_context* x, int ta, co
     return nb > id ? CC_SURFACE_KEEP : CC_SURFACE_DROP;
 }
 
+/* Triangle `id`'s flags with its face owners: meshes carry theirs; a
+ * heightfield's come from the grid around the triangle's corners, needed
+ * only for points at a vertex (none there, none asks, and edges need only
+ * the coplanar flags). */
+CC_HD unsigned cc_mesh_face_flags(const cc_mesh_context* x, int id, const cc_vec3* t, cc_vec3 ref, unsigned flags,
+                                  const cc_manifold* mf)
+{
+    int sb = x->b.shape;
+    if (x->m->shape_geom[sb].type != CC_SHAPE_HEIGHTFIELD) return flags;
+    cc_hfield_ref h = cc_hfield_ref_of(x->m, sb);
+    return flags | (cc_triangle_points_near_vertices(mf, t[0], t[1], t[2], ref) ? cc_hfield_face_owners(&h, id)
+                                                                                : CC_TRI_FACE_OWNERS);
+}
+
 /* The points of triangle `id`'s manifold mf (feature code `feature`, its
  * vertices t) that it keeps, as a bitmask: a contact on an edge or vertex shared
  * by several triangles is kept by one of them only, and so is each point
@@ -569,20 +583,9 @@ CC_HD_CALL int cc_mesh_flat_neighbour_keeps(const cc_mesh_context* x, int ta, co
 CC_HD_CALL unsigned cc_mesh_keep_mask(const cc_mesh_context* x, int id, int verdict, int feature, const cc_vec3* t,
                                       cc_vec3 ref, unsigned flags, const cc_manifold* mf)
 {
-    const cc_model_view* m = x->m;
-    int sb = x->b.shape;
     if (verdict == CC_SURFACE_DROP) return 0u;
     if (feature != CC_TRI_FACE) return (1u << mf->count) - 1u;
-    /* Meshes carry their face owners; a heightfield's come from the grid
-     * around the triangle's corners. */
-    if (m->shape_geom[sb].type == CC_SHAPE_HEIGHTFIELD) {
-        cc_hfield_ref h = cc_hfield_ref_of(m, sb);
-        /* Needed only for points at a vertex; none there, none asks (and
-         * edges need only the coplanar flags). */
-        flags |= cc_triangle_points_near_vertices(mf, t[0], t[1], t[2], ref) ? cc_hfield_face_owners(&h, id)
-                                                                             : CC_TRI_FACE_OWNERS;
-    }
-    return cc_triangle_dedupe_mask(mf, t[0], t[1], t[2], ref, flags);
+    return cc_triangle_dedupe_mask(mf, t[0], t[1], t[2], ref, cc_mesh_face_flags(x, id, t, ref, flags, mf));
 }
 
 /* Whether any of triangles `asks` keeps a contact with A: its query
@@ -621,6 +624,59 @@ CC_HD unsigned cc_mesh_sphere_keep(const cc_mesh_context* x, const cc_geom* ga, 
     return cc_mesh_keep_mask(x, x->item->element, verdict, feature, t, ref, flags, mf);
 }
 
+/* Points of a face contact on a coplanar seam that the seam's owner
+ * leaves unclaimed, as a bitmask of mf's points to keep after all. A point
+ * where the contact meets an edge or vertex shared with coplanar
+ * neighbours goes to the feature's owner (cc_triangle_dedupe_mask), which
+ * keeps it only when it reports a face contact there too. With its lowest
+ * point just past the owner's boundary, A's answer there is tilted over an
+ * edge, or is the depth over the owner's own face, and that contact in
+ * turn leaves the seam to this triangle's face contact: each left the point
+ * to the other and it was lost. So the neighbours across the feature's
+ * coplanar edges are asked: a face contact of theirs claims the point,
+ * anything else leaves it here. */
+CC_HD_CALL unsigned cc_mesh_seam_edges(const cc_vec3* t, cc_vec3 ref, unsigned flags, const cc_manifold* mf, int i)
+{
+    cc_vec3 rel[3] = {cc_v3_sub(t[0], ref), cc_v3_sub(t[1], ref), cc_v3_sub(t[2], ref)};
+    float ref_coord = cc_tri_abs_max(ref), bound = cc_tri_band_bound(rel, t, ref_coord), band;
+    int kind = cc_tri_near_feature(cc_v3_sub(cc_manifold_point_b(mf, i), ref), rel, t, ref_coord, bound, &band);
+    if (kind < 0) return 0u;
+    /* The edge, or both edges at the vertex. */
+    int k0 = kind < CC_TRI_VERTEX0 ? kind - CC_TRI_EDGE0 : kind - CC_TRI_VERTEX0;
+    int k1 = kind < CC_TRI_VERTEX0 ? k0 : (k0 == 0 ? 2 : k0 - 1);
+    unsigned edges = (1u << k0) | (1u << k1);
+    for (int k = 0; k < 3; ++k)
+        if (!(flags & CC_TRI_EDGE_COPLANAR(k))) edges &= ~(1u << k);
+    return edges;
+}
+
+CC_HD_CALL unsigned cc_mesh_seam_unclaimed(const cc_mesh_context* x, int ta, const cc_geom* ga, int id, const cc_vec3* t,
+                                           cc_vec3 ref, unsigned flags, const cc_manifold* mf, unsigned keep)
+{
+    if (!(flags & CC_TRI_FACE_OWNERS)) return 0u;
+    /* The coplanar edges whose neighbours share a dropped point, asked in
+     * one pass each, so that little is live across the queries. */
+    unsigned ask = 0u;
+    for (int i = 0; i < mf->count; ++i)
+        if (!(keep >> i & 1u)) ask |= cc_mesh_seam_edges(t, ref, flags, mf, i);
+    unsigned claims = 0u;
+    for (int k = 0; k < 3; ++k) {
+        if (!(ask >> k & 1u)) continue;
+        int nb = cc_surface_adjacent(x->m, x->b.shape, id, k);
+        cc_vec3 q[3];
+        float threshold;
+        cc_manifold other;
+        if (nb >= 0 && cc_mesh_triangle_query(x, ta, ga, nb, q, &threshold, &other) == CC_TRI_FACE) claims |= 1u << k;
+    }
+    unsigned extra = 0u;
+    for (int i = 0; i < mf->count; ++i) {
+        if (keep >> i & 1u) continue;
+        unsigned edges = cc_mesh_seam_edges(t, ref, flags, mf, i);
+        if (edges && !(edges & claims)) extra |= 1u << i;
+    }
+    return extra;
+}
+
 /* The kept points of another convex shape's contact with triangle t: a
  * shared feature owned by other triangles is kept when none of them
  * reports A. */
@@ -640,7 +696,11 @@ CC_HD unsigned cc_mesh_convex_keep(const cc_mesh_context* x, int ta, const cc_ge
     } else if (verdict == CC_SURFACE_ASK_FLAT) {
         verdict = cc_mesh_flat_neighbour_keeps(x, ta, ga, x->item->element, asks[0]);
     }
-    return cc_mesh_keep_mask(x, x->item->element, verdict, feature, t, ref, flags, mf);
+    unsigned keep = cc_mesh_keep_mask(x, x->item->element, verdict, feature, t, ref, flags, mf);
+    unsigned all = (1u << mf->count) - 1u;
+    if (verdict == CC_SURFACE_DROP || feature != CC_TRI_FACE || keep == all) return keep;
+    flags = cc_mesh_face_flags(x, x->item->element, t, ref, flags, mf);
+    return keep | cc_mesh_seam_unclaimed(x, ta, ga, x->item->element, t, ref, flags, mf, keep);
 }
 
 /* A shape whose reference point lies under heightfield triangle `id`, in

@@ -681,9 +681,15 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
     touching = cc_minf(touching, -low_h);
     r->normal = cc_v3_neg(n);
     r->distance = -touching;
-    /* A's touching point on its surface (GJK's own is a blend of support
-     * points, inside a curved shape); the prism's on its boundary. */
-    r->point_a = cc_support(a, g.normal);
+    /* A's touching point: the point of its exact support set along GJK's
+     * normal nearest GJK's own (a blend of support points, which lies
+     * inside a curved surface). One support point alone would be an
+     * arbitrary end of a box's edge or of a cylinder's side line lying
+     * along the triangle's rim, far from where the two touch. */
+    cc_feature fa, sa;
+    cc_convex_feature(a, g.normal, &fa);
+    cc_support_set_of(a, &fa, g.normal, 10.0f * tol, &sa);
+    r->point_a = cc_support_nearest(a, &sa, g.normal, g.point_a);
     /* Lifted free, A touches the prism only where it leaves last: on the
      * triangle, its face or its rim, across GJK's gap from A's touching
      * point (GJK's own point of the prism is a blend of its vertices, on a
@@ -734,9 +740,9 @@ typedef struct cc_tri_convex {
     cc_convex_result r;
 } cc_tri_convex;
 
-/* Stage 1: culling, the prism and the convex query. Returns 0 when there
- * is no contact (m then holds none). */
-CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+/* Stage 1: culling and the prism. Returns 0 when there is no contact (m
+ * then holds none). */
+CC_HD int cc_tri_convex_setup(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
                                    float threshold, float reach, cc_manifold* m)
 {
     /* Pair coordinates relative to A's reference point, which is then the
@@ -768,6 +774,14 @@ CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type
     float depth = cc_minf(2.0f * q->a.extent, reach) + 1.0e-3f * q->size;
     if (!(depth > 0.0f) || !(depth < 3.0e38f)) return 0;
     q->b = cc_triangle_prism_convex(&q->prism, q->rel[0], q->rel[1], q->rel[2], n, depth);
+    return 1;
+}
+
+/* Stage 1 and the convex query. */
+CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+                                   float threshold, float reach, cc_manifold* m)
+{
+    if (!cc_tri_convex_setup(q, ga, type_a, t0, t1, t2, threshold, reach, m)) return 0;
     return cc_convex_query(&q->a, &q->b, threshold, &q->r);
 }
 
@@ -817,10 +831,22 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * so it is this triangle's, kept whatever the boundary's owners. */
     if (own_point) return CC_TRI_FACE | CC_TRI_OVER;
     if (max_points > 1 && along_face) return CC_TRI_FACE;
+    /* The deepest point; points tied with it to rounding (a capsule lying
+     * along an edge touches it at both ends) stand together, at their
+     * mean: on the edge they span, not at whichever end came first, so
+     * that the triangles around the edge classify it alike. */
     int deepest = 0;
     for (int i = 1; i < m->count; ++i)
         if (m->distance[i] < m->distance[deepest]) deepest = i;
-    cc_vec3 qb = cc_v3_sub(cc_manifold_point_b(m, deepest), q->origin);
+    float tie = CC_TRI_FRONT_ROUNDING * (q->a.extent + q->size);
+    cc_vec3 qb = cc_v3(0.0f, 0.0f, 0.0f);
+    int tied = 0;
+    for (int i = 0; i < m->count; ++i)
+        if (m->distance[i] <= m->distance[deepest] + tie) {
+            qb = cc_v3_add(qb, cc_v3_sub(cc_manifold_point_b(m, i), q->origin));
+            ++tied;
+        }
+    qb = cc_v3_scale(qb, 1.0f / (float)tied);
     cc_vec3 foot = cc_v3_madd(q->low, n, -q->low_h);
     int feature = cc_triangle_feature(qb, foot, q->rel, q->w, cc_tri_abs_max(q->origin));
     /* A normal tilted off the face is no face contact: the triangle's
