@@ -162,6 +162,39 @@ CC_HD void cc_feature_capsule(const cc_convex* c, cc_vec3 d, cc_feature* f)
     cc_feature_point(c, cc_support_local(c, d), f);
 }
 
+/* The edge of hull c through its vertex `top` (the support vertex along
+ * local d) whose other end is highest, among those whose other end lies
+ * within `drop` plus `sin_drop` of the edge's length below the top: that
+ * end's index, or -1. Every face around the vertex is searched: the face
+ * nearest d need not hold the touching edge (a long edge's normal cone
+ * reaches past its two faces' normals, most of all under a non-uniform
+ * scale). */
+CC_HD int cc_hull_edge_at(const cc_convex* c, cc_vec3 d, int top, float sin_drop, float drop)
+{
+    const cc_hull_ref* hr = &c->hull;
+    const int* g = hr->graph;
+    int faces_at = g ? g[CC_HULL_SEEDS + hr->vertex_count] - g[CC_HULL_SEEDS] : 0;
+    cc_vec3 tp = cc_v3_mul(hr->vertices[top], c->size);
+    float top_h = cc_v3_dot(tp, d), best = -3.0e38f;
+    int other = -1;
+    int end = g ? g[CC_HULL_SEEDS + top + 1] : hr->face_count;
+    for (int corner = g ? g[CC_HULL_SEEDS + top] : 0; corner < end; ++corner) {
+        cc_hull_face fc = hr->faces[g ? g[corner + faces_at] : corner];
+        const int* idx = hr->indices + fc.first;
+        for (int i = 0; i < fc.count; ++i) {
+            int i0 = idx[i] - hr->vertex_first, i1 = idx[(i + 1) % fc.count] - hr->vertex_first;
+            if (i0 != top && i1 != top) continue;
+            int o = i0 == top ? i1 : i0;
+            cc_vec3 q = cc_v3_mul(hr->vertices[o], c->size);
+            float h = cc_v3_dot(q, d);
+            if (h <= best || h < top_h - drop - sin_drop * cc_v3_length(cc_v3_sub(q, tp))) continue;
+            best = h;
+            other = o;
+        }
+    }
+    return other;
+}
+
 /* Hull: the face whose (scaled) normal is closest to d; when it is not
  * close enough, an edge through the support vertex nearly square to d, or
  * that vertex. */
@@ -206,37 +239,11 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
         }
         return;
     }
-    /* Edge: among the edges through the support vertex nearly
-     * perpendicular to d, the one whose other end is highest. They are
-     * searched on every face around the vertex: the face nearest d need
-     * not hold the touching edge (a long edge's normal cone reaches past
-     * its two faces' normals, most of all under a non-uniform scale). */
+    /* Edge: through the support vertex, nearly perpendicular to d. */
+    int other = cc_hull_edge_at(c, d, top_vertex, CC_FEATURE_SIN, 0.0f);
     cc_vec3 top = cc_v3_mul(hr->vertices[top_vertex], c->size);
-    int edge_face = -1, edge = -1;
-    float edge_low = -3.0e38f;
-    for (corner = g ? g[CC_HULL_SEEDS + top_vertex] : 0; corner < (g ? g[CC_HULL_SEEDS + top_vertex + 1] : hr->face_count);
-         ++corner) {
-        int fi = g ? g[corner + faces_at] : corner;
-        cc_hull_face fc = hr->faces[fi];
-        const int* fidx = hr->indices + fc.first;
-        for (int i = 0; i < fc.count; ++i) {
-            int i0 = fidx[i] - hr->vertex_first, i1 = fidx[(i + 1) % fc.count] - hr->vertex_first;
-            if (i0 != top_vertex && i1 != top_vertex) continue;
-            cc_vec3 other = cc_v3_mul(hr->vertices[i0 == top_vertex ? i1 : i0], c->size);
-            float h = cc_v3_dot(other, d);
-            if (h <= edge_low) continue;
-            if (fabsf(cc_v3_dot(cc_v3_normalize(cc_v3_sub(other, top)), d)) > CC_FEATURE_SIN) continue;
-            edge_low = h;
-            edge_face = fi;
-            edge = i;
-        }
-    }
-    if (edge >= 0) {
-        cc_hull_face fc = hr->faces[edge_face];
-        const int* fidx = hr->indices + fc.first;
-        cc_vec3 p = cc_v3_mul(hr->vertices[fidx[edge] - hr->vertex_first], c->size);
-        cc_vec3 q = cc_v3_mul(hr->vertices[fidx[(edge + 1) % fc.count] - hr->vertex_first], c->size);
-        cc_feature_segment(c, p, q, f);
+    if (other >= 0) {
+        cc_feature_segment(c, top, cc_v3_mul(hr->vertices[other], c->size), f);
         return;
     }
     cc_feature_point(c, top, f);

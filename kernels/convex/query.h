@@ -596,6 +596,34 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
     return cc_frame_point_out(&c->f, l);
 }
 
+/* How far below the top, relative to its length, an edge of a hull's
+ * support vertex may end and still count as touching: a normal a hair off
+ * the edge's normal cone (within the query's accuracy) lifts its other end
+ * by that angle times the length. */
+#define CC_CONVEX_EDGE_TOUCH_SIN 1.0e-3f
+
+/* The point of c's support set s along `out` (the contact's normal seen
+ * from c) nearest to x seen along it. The feature of a hull holds its
+ * support set only when that is a face within CC_FEATURE_ANGLE: when it
+ * comes down to one vertex, c may still touch along an edge through it on
+ * another face, or along an edge whose other end the normal's last
+ * rounding lifted; that edge, when there is one. */
+CC_HD_CALL cc_vec3 cc_touching_nearest(const cc_convex* c, const cc_feature* s, cc_vec3 out, float slab, cc_vec3 x)
+{
+    if (s->count == 1 && c->type == CC_SHAPE_CONVEX_HULL) {
+        cc_vec3 d = cc_frame_vector_in(&c->f, out);
+        int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
+        int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
+        if (other >= 0) {
+            cc_feature e;
+            cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size),
+                               &e);
+            return cc_support_nearest(c, &e, out, x);
+        }
+    }
+    return cc_support_nearest(c, s, out, x);
+}
+
 /* Witness points for the final direction, a pair facing each other along
  * n, from the exact support sets within r's features: two points; a point
  * and the point of the other set nearest to it seen along n (a side line
@@ -641,7 +669,7 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
         int a_point = sa.count == 1;
         cc_vec3 p = a_point ? (fa->count == 1 ? cc_support(a, n) : sa.p[0])
                             : (fb->count == 1 ? cc_support(b, cc_v3_neg(n)) : sb.p[0]);
-        cc_vec3 q = a_point ? cc_support_nearest(b, &sb, n, p) : cc_support_nearest(a, &sa, n, p);
+        cc_vec3 q = a_point ? cc_touching_nearest(b, &sb, cc_v3_neg(n), slab, p) : cc_touching_nearest(a, &sa, n, slab, p);
         *pa = a_point ? p : q;
         *pb = a_point ? q : p;
     } else if (sa.count == 2 && sb.count == 2) {

@@ -624,17 +624,9 @@ CC_HD unsigned cc_mesh_sphere_keep(const cc_mesh_context* x, const cc_geom* ga, 
     return cc_mesh_keep_mask(x, x->item->element, verdict, feature, t, ref, flags, mf);
 }
 
-/* Points of a face contact on a coplanar seam that the seam's owner
- * leaves unclaimed, as a bitmask of mf's points to keep after all. A point
- * where the contact meets an edge or vertex shared with coplanar
- * neighbours goes to the feature's owner (cc_triangle_dedupe_mask), which
- * keeps it only when it reports a face contact there too. With its lowest
- * point just past the owner's boundary, A's answer there is tilted over an
- * edge, or is the depth over the owner's own face, and that contact in
- * turn leaves the seam to this triangle's face contact: each left the point
- * to the other and it was lost. So the neighbours across the feature's
- * coplanar edges are asked: a face contact of theirs claims the point,
- * anything else leaves it here. */
+/* The coplanar edges (bits) whose neighbours share the seam feature that
+ * point i of face contact mf lies on: its edge, or both edges at its
+ * vertex; none when it lies inside the face. */
 CC_HD_CALL unsigned cc_mesh_seam_edges(const cc_vec3* t, cc_vec3 ref, unsigned flags, const cc_manifold* mf, int i)
 {
     cc_vec3 rel[3] = {cc_v3_sub(t[0], ref), cc_v3_sub(t[1], ref), cc_v3_sub(t[2], ref)};
@@ -650,6 +642,17 @@ CC_HD_CALL unsigned cc_mesh_seam_edges(const cc_vec3* t, cc_vec3 ref, unsigned f
     return edges;
 }
 
+/* Points of a face contact on a coplanar seam that the seam's owner
+ * leaves unclaimed, as a bitmask of mf's points to keep after all. A point
+ * where the contact meets an edge or vertex shared with coplanar
+ * neighbours goes to the feature's owner (cc_triangle_dedupe_mask), which
+ * keeps it only when it reports a face contact there too. With its lowest
+ * point just past the owner's boundary, A's answer there is tilted over an
+ * edge, or is the depth over the owner's own face, and that contact in
+ * turn leaves the seam to this triangle's face contact: each left the point
+ * to the other and it was lost. So the neighbours across the feature's
+ * coplanar edges are asked: a face contact of theirs claims the point,
+ * anything else leaves it here. */
 CC_HD_CALL unsigned cc_mesh_seam_unclaimed(const cc_mesh_context* x, int ta, const cc_geom* ga, int id, const cc_vec3* t,
                                            cc_vec3 ref, unsigned flags, const cc_manifold* mf, unsigned keep)
 {

@@ -740,9 +740,9 @@ typedef struct cc_tri_convex {
     cc_convex_result r;
 } cc_tri_convex;
 
-/* Stage 1: culling and the prism. Returns 0 when there is no contact (m
- * then holds none). */
-CC_HD int cc_tri_convex_setup(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
+/* Stage 1: culling, the prism and the convex query. Returns 0 when there
+ * is no contact (m then holds none). */
+CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
                                    float threshold, float reach, cc_manifold* m)
 {
     /* Pair coordinates relative to A's reference point, which is then the
@@ -774,14 +774,6 @@ CC_HD int cc_tri_convex_setup(cc_tri_convex* q, const cc_geom* ga, int type_a, c
     float depth = cc_minf(2.0f * q->a.extent, reach) + 1.0e-3f * q->size;
     if (!(depth > 0.0f) || !(depth < 3.0e38f)) return 0;
     q->b = cc_triangle_prism_convex(&q->prism, q->rel[0], q->rel[1], q->rel[2], n, depth);
-    return 1;
-}
-
-/* Stage 1 and the convex query. */
-CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
-                                   float threshold, float reach, cc_manifold* m)
-{
-    if (!cc_tri_convex_setup(q, ga, type_a, t0, t1, t2, threshold, reach, m)) return 0;
     return cc_convex_query(&q->a, &q->b, threshold, &q->r);
 }
 

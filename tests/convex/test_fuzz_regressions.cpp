@@ -322,7 +322,8 @@ TEST(FuzzRegressions, SphereOnAHullEdgeTouchesTheEdge)
     // A small sphere touching an edge of a seven-point hull scaled 20 x 5 x
     // 3 mm: the face whose normal lies nearest the contact normal is not
     // one of the edge's two faces, and the hull's contact point was that
-    // face's corner, 2 mm from the touching point on the edge.
+    // face's corner, 2 mm from the touching point on the edge. Then the
+    // class, generated.
     Pair p;
     ASSERT_TRUE(parse_pair(
         "[touching] A: sphere size (0.00706915557 0 0) margin 0 gap 0 at (-0.0442810282 -0.252070546 -0.260865808) q "
@@ -340,6 +341,31 @@ TEST(FuzzRegressions, SphereOnAHullEdgeTouchesTheEdge)
     V expected = to_v(p.a.pose.p) + convref::unit(to_v(c[0].normal)) * core;
     EXPECT_LT(convref::norm(to_v(c[0].point1) - expected), 1e-6);
     expect_clean(p);
+    // The class: small spheres touching random hulls under non-uniform
+    // scales, each from the direction halfway between an edge's two face
+    // normals (in the edge's normal cone, where the edge is the support set).
+    Random r(7140);
+    for (int i = 0; i < 150; ++i) {
+        Pair q;
+        q.b = random_shape(r, CC_SHAPE_CONVEX_HULL, r.log_uniform(0.01, 10.0));
+        q.b.pose.q = r.rotation();
+        std::vector<V> local;
+        for (const cc_vec3& h : q.b.hull) local.push_back(convref::v3(h.x * q.b.size.x, h.y * q.b.size.y, h.z * q.b.size.z));
+        HullTopology topo = hull_topology(local);
+        ASSERT_FALSE(topo.edges.empty());
+        const HullEdge& e = topo.edges[(size_t)r.below((int)topo.edges.size())];
+        V out = convref::to_world_dir(pose_of(q.b), convref::unit(e.n0 + e.n1));
+        q.a = random_shape(r, CC_SHAPE_SPHERE, extent(q.b) * r.log_uniform(0.01, 0.3));
+        q.a.gap = (float)(0.1 * extent(q.a));
+        V c0 = to_v(q.b.pose.p) + out * (2.0 * extent(q.b));
+        q.a.pose.p = {(float)c0.x, (float)c0.y, (float)c0.z};
+        q.pose_class = kTouching;
+        // place_touching moves the second shape: swap so the sphere moves.
+        std::swap(q.a, q.b);
+        place_touching(&q, extent(q.b) * r.log_uniform(1e-4, 0.05));
+        std::swap(q.a, q.b);
+        expect_clean(q);
+    }
 }
 
 } // namespace

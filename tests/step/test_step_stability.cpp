@@ -154,7 +154,7 @@ TEST_P(Stability, EveryBodyTypeDroppedOnAPlaneSettlesAtTheDefaults)
 // convex kinds dropped into a bin.
 struct PileRun {
     bool finite = true;
-    double fastest_late = 0, fastest_at_5s = 0, fastest_at_8s = 0, deepest = 0;
+    double fastest_late = 0, fastest_at_end = 0, deepest = 0;
     int steps_over_limit = 0;
 };
 
@@ -188,8 +188,9 @@ PileRun run_pile(cc_device device, const cc_shape_def* shape, const cc_solver_de
         }
         // After the first contacts (the last layer lands by 0.4 s).
         if (k > 500) r.fastest_late = std::max(r.fastest_late, m.max_speed);
-        if (k == 5000) r.fastest_at_5s = m.max_speed;
-        if (k == 8000) r.fastest_at_8s = m.max_speed;
+        // At rest for the last 1.5 s, not at one sampled instant: a body
+        // creeping at a few mm/s may still tip over once on the way.
+        if (k >= steps - 1500) r.fastest_at_end = std::max(r.fastest_at_end, m.max_speed);
         r.deepest = std::max(r.deepest, m.deepest);
     }
     cc_solver_report rep;
@@ -204,11 +205,11 @@ TEST_P(Stability, AMixedPileSettlesWithEachShippedMaterial)
     // 10 s at 1 ms with the defaults, with the graph_replay example's soft
     // material (with its 1 m^2 per point contact) and with the penalty
     // model: finite throughout, nothing faster than 10 m/s once it has
-    // landed, every body below 1 cm/s by 5 s on the soft material and by
-    // 8 s with the defaults (a round body that lands on its side rolls on
-    // the pile for a while: its rolling resistance is 1e-4 of the load) and
-    // on the penalty model's soft 2.5 kN/m springs (where an ellipsoid
-    // perched on the pile rocks longer), none deeper than 2 cm. (cucontact-bench --scene settle
+    // landed, every body below 1 cm/s from 8.5 s to the end (a round body
+    // that lands on its side rolls on the pile for a while, its rolling
+    // resistance 1e-4 of the load, and how long depends on where it lands;
+    // on the penalty model's soft 2.5 kN/m springs an ellipsoid perched on
+    // the pile rocks longer), none deeper than 2 cm. (cucontact-bench --scene settle
     // --seconds 100 runs 10^5 steps.)
     cc_shape_def soft = cc_default_shape_def();
     soft.compliant.penalty_coefficient = 1.0e5f;
@@ -223,16 +224,15 @@ TEST_P(Stability, AMixedPileSettlesWithEachShippedMaterial)
         const char* name;
         const cc_shape_def* shape;
         cc_solver_def sd;
-        bool by_5s;
-    } cases[] = {{"defaults", nullptr, cc_default_solver_def(), false},
-                 {"graph_replay's soft material", &soft, soft_def, true},
-                 {"penalty model", nullptr, penalty, false}};
+    } cases[] = {{"defaults", nullptr, cc_default_solver_def()},
+                 {"graph_replay's soft material", &soft, soft_def},
+                 {"penalty model", nullptr, penalty}};
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
         PileRun r = run_pile(device(), c.shape, c.sd, 10000);
         ASSERT_TRUE(r.finite);
         EXPECT_LT(r.fastest_late, 10.0);
-        EXPECT_LT(c.by_5s ? r.fastest_at_5s : r.fastest_at_8s, 0.01);
+        EXPECT_LT(r.fastest_at_end, 0.01);
         EXPECT_LT(r.deepest, 0.02);
         EXPECT_EQ(r.steps_over_limit, 0);
     }
