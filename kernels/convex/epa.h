@@ -30,6 +30,7 @@ typedef struct cc_epa_face {
 
 typedef struct cc_epa_result {
     int ok;
+    int converged;  /* 1: the bounds met (exact); 0: the pools filled first */
     cc_vec3 normal; /* unit contact normal A -> B */
     float depth;    /* of the inflated cores [m]; a lower bound when the pools filled up */
     int iterations;
@@ -58,6 +59,7 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
     cc_epa_face f[CC_EPA_MAX_FACES];
     int nv = 4, nf = 4;
     r->ok = 0;
+    r->converged = 0;
     r->iterations = 0;
     for (int i = 0; i < 4; ++i) w[i] = tetra[i];
     const unsigned char init[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
@@ -85,7 +87,11 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
             if (f[i].alive && (best < 0 || f[i].d < f[best].d)) best = i;
         if (best < 0) return;
         cc_vec3 p = cc_mpr_support(a, b, f[best].n, inflate).w;
-        if (cc_v3_dot(p, f[best].n) - f[best].d <= tolerance || nv == CC_EPA_MAX_VERTICES) break;
+        if (cc_v3_dot(p, f[best].n) - f[best].d <= tolerance) {
+            r->converged = 1;
+            break;
+        }
+        if (nv == CC_EPA_MAX_VERTICES) break;
         /* Faces the new point sees go; their unshared edges form the
          * horizon. Checked before anything changes, so that a full pool
          * leaves the polytope as it was. */

@@ -27,6 +27,8 @@
 #include "kernels/convex/rim.h"
 #include "kernels/math/closest_points.h"
 #include "kernels/convex/epa.h"
+#include "kernels/convex/sat.h"
+#include "kernels/convex/separation.h"
 
 /* Skin of the GJK/MPR switch, relative to the smaller extent. */
 #define CC_CONVEX_SKIN 1.0e-3f
@@ -97,30 +99,11 @@ CC_HD float cc_convex_core_extent(const cc_convex* c)
     return c->extent;
 }
 
-/* Separation of the cores along unit n (positive: apart), with the support
- * points in the shapes' own frames. It never exceeds the signed distance,
- * so of two directions the one with the larger separation is the better
- * normal. */
-CC_HD_CALL float cc_convex_separation_local(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* la, cc_vec3* lb)
+/* Whether the core is a polytope with edges (box, hull, a capsule's
+ * segment): its depth optima against another lie on face or edge pairs. */
+CC_HD int cc_convex_core_has_edges(const cc_convex* c)
 {
-    return -cc_support_height(b, cc_v3_neg(n), lb) - cc_support_height(a, n, la);
-}
-
-/* The separation alone, for directions only compared. */
-CC_HD float cc_convex_separation_along(const cc_convex* a, const cc_convex* b, cc_vec3 n)
-{
-    cc_vec3 la, lb;
-    return cc_convex_separation_local(a, b, n, &la, &lb);
-}
-
-/* The same with the support points in pair coordinates. */
-CC_HD_CALL float cc_convex_separation(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* pa, cc_vec3* pb)
-{
-    cc_vec3 la, lb;
-    float sep = cc_convex_separation_local(a, b, n, &la, &lb);
-    *pa = cc_frame_point_out(&a->f, la);
-    *pb = cc_frame_point_out(&b->f, lb);
-    return sep;
+    return c->type == CC_SHAPE_BOX || c->type == CC_SHAPE_CONVEX_HULL || c->type == CC_SHAPE_CAPSULE;
 }
 
 /* What the polish needs of a feature f of c along d: the size of its exact
@@ -707,12 +690,12 @@ CC_HD cc_vec3 cc_ridge_direction(const cc_ridge* g, float t)
     return cc_v3_scale(cc_frame_vector_out(&g->c->f, local), g->sign);
 }
 
-/* The ridge through n when one supporting feature is a straight segment,
- * or a polygon beside whose edge the other shape's single support point
- * lies (seen along n: the point is past the face's rim, and the edge's
- * ridge turns about it); 0 otherwise. */
+/* The ridge through n when one supporting feature is a straight segment
+ * (B's when `b_first` and both are), or a polygon beside whose edge the
+ * other shape's single support point lies (seen along n: the point is past
+ * the face's rim, and the edge's ridge turns about it); 0 otherwise. */
 CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* fa, const cc_feature* fb, cc_vec3 n,
-                      cc_ridge* g)
+                      int b_first, cc_ridge* g)
 {
     cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
     g->cone = 0;
@@ -720,6 +703,7 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
     g->c = a;
     g->sign = 1.0f;
     const cc_feature* seg = fa->count == 2 ? fa : (fb->count == 2 ? fb : (const cc_feature*)0);
+    if (b_first && fb->count == 2) seg = fb;
     cc_vec3 e0, e1;
     if (seg) {
         e0 = seg->p[0];
@@ -805,11 +789,14 @@ CC_HD_CALL int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const
     float turn = cc_minf(20.0f * tol / offset, 0.1f);
     /* The turn along the ridge either way, and straight towards the offset
      * (a point past the end of a segment turns towards that end). */
+    /* Two segments: each one's ridge (a long edge's is narrow: a turn a
+     * hair off it brings in the edge's far end). */
     cc_ridge g;
-    if (cc_ridge_of(a, b, &r->feature_a, &r->feature_b, n, &g) &&
-        (cc_convex_separation_along(a, b, cc_ridge_direction(&g, turn)) > sep + 2.0f * tol ||
-         cc_convex_separation_along(a, b, cc_ridge_direction(&g, -turn)) > sep + 2.0f * tol))
-        return 1;
+    for (int k = 0; k < (ca == 2 && cb == 2 ? 2 : 1); ++k)
+        if (cc_ridge_of(a, b, &r->feature_a, &r->feature_b, n, k, &g) &&
+            (cc_convex_separation_along(a, b, cc_ridge_direction(&g, turn)) > sep + 2.0f * tol ||
+             cc_convex_separation_along(a, b, cc_ridge_direction(&g, -turn)) > sep + 2.0f * tol))
+            return 1;
     cc_vec3 probe = cc_v3_normalize(cc_v3_madd(n, across, turn / offset));
     return cc_convex_separation_along(a, b, probe) > sep + 2.0f * tol;
 }
@@ -819,14 +806,12 @@ CC_HD_CALL int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const
  * its edge, then narrowed to the tolerance. Moves n (returns 1) when the
  * ridge separates more. */
 #define CC_CONVEX_RIDGE_EVALS 48
-CC_HD_CALL int cc_convex_ridge_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
-                                     float* sep_io, int* evals)
+CC_HD_CALL int cc_convex_ridge_climb_from(const cc_convex* a, const cc_convex* b, float scale, float tol,
+                                          const cc_feature* fa, const cc_feature* fb, int b_first, cc_vec3* n_io,
+                                          float* sep_io, int* evals)
 {
-    cc_feature fa, fb;
-    cc_convex_feature(a, *n_io, &fa);
-    cc_convex_feature(b, cc_v3_neg(*n_io), &fb);
     cc_ridge g;
-    if (!cc_ridge_of(a, b, &fa, &fb, *n_io, &g)) return 0;
+    if (!cc_ridge_of(a, b, fa, fb, *n_io, b_first, &g)) return 0;
     const float phi = 0.618034f;
     float lo = -0.05f, hi = 0.05f;
     float flo = cc_convex_separation_along(a, b, cc_ridge_direction(&g, lo));
@@ -873,6 +858,20 @@ CC_HD_CALL int cc_convex_ridge_climb(const cc_convex* a, const cc_convex* b, flo
     *n_io = cc_ridge_direction(&g, t);
     *sep_io = ft;
     return 1;
+}
+
+/* The ridge climb through n: along each supporting segment's ridge when
+ * both features are segments. */
+CC_HD_CALL int cc_convex_ridge_climb(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n_io,
+                                     float* sep_io, int* evals)
+{
+    cc_feature fa, fb;
+    cc_convex_feature(a, *n_io, &fa);
+    cc_convex_feature(b, cc_v3_neg(*n_io), &fb);
+    int moved = 0;
+    for (int k = 0; k < (fa.count == 2 && fb.count == 2 ? 2 : 1); ++k)
+        moved |= cc_convex_ridge_climb_from(a, b, scale, tol, &fa, &fb, k, n_io, sep_io, evals);
+    return moved;
 }
 
 /* A derivative-free climb of sep on the sphere, for the rare pair the
@@ -1097,6 +1096,95 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
     return evals;
 }
 
+/* The faces that meet where shape x (k: 0 for A, 1 for B) supports n, as
+ * contact normals A -> B: a box's three faces at its support corner, a
+ * hull's faces around its support vertex (the first 16), a cylinder's or
+ * cone's flat end on that side and its side normal at the support
+ * azimuth. */
+#define CC_CONVEX_NEAR_FACES 16
+CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec3* out)
+{
+    cc_vec3 d = cc_frame_vector_in(&x->f, k == 0 ? n : cc_v3_neg(n));
+    cc_vec3 local[CC_CONVEX_NEAR_FACES];
+    int count = 0;
+    if (x->type == CC_SHAPE_BOX) {
+        local[0] = cc_v3(cc_sign_or_plus(d.x), 0.0f, 0.0f);
+        local[1] = cc_v3(0.0f, cc_sign_or_plus(d.y), 0.0f);
+        local[2] = cc_v3(0.0f, 0.0f, cc_sign_or_plus(d.z));
+        count = 3;
+    } else if (x->type == CC_SHAPE_CONVEX_HULL) {
+        const cc_hull_ref* hr = &x->hull;
+        const int* g = hr->graph;
+        int top = cc_hull_support_vertex(hr, cc_v3_mul(x->size, d));
+        int faces_at = g ? g[CC_HULL_SEEDS + hr->vertex_count] - g[CC_HULL_SEEDS] : 0;
+        int end = g ? g[CC_HULL_SEEDS + top + 1] : hr->face_count;
+        cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
+        for (int corner = g ? g[CC_HULL_SEEDS + top] : 0; corner < end && count < CC_CONVEX_NEAR_FACES; ++corner) {
+            cc_hull_face fc = hr->faces[g ? g[corner + faces_at] : corner];
+            if (!g) { /* no graph: the faces that hold the vertex */
+                int has = 0;
+                for (int i = 0; i < fc.count; ++i) has |= hr->indices[fc.first + i] - hr->vertex_first == top;
+                if (!has) continue;
+            }
+            local[count++] = cc_v3_normalize(cc_v3_mul(fc.normal, inv));
+        }
+    } else if (x->type == CC_SHAPE_CYLINDER || x->type == CC_SHAPE_CONE) {
+        float rxy = sqrtf(d.x * d.x + d.y * d.y);
+        if (x->type == CC_SHAPE_CYLINDER || d.z < 0.0f) local[count++] = cc_v3(0.0f, 0.0f, cc_sign_or_plus(d.z));
+        if (rxy > 0.0f) {
+            float axial = 0.0f, radial = 1.0f;
+            if (x->type == CC_SHAPE_CONE) {
+                float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
+                axial = x->size.x / len;
+                radial = 2.0f * x->size.y / len;
+            }
+            local[count++] = cc_v3(radial * d.x / rxy, radial * d.y / rxy, axial);
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        out[i] = cc_frame_vector_out(&x->f, local[i]);
+        if (k == 1) out[i] = cc_v3_neg(out[i]);
+    }
+    return count;
+}
+
+/* An overlap's answer n is a local optimum of sep; where the shapes meet
+ * at a corner or a rim, a face beside the supporting features can hold a
+ * shallower one (a cone's rim dipping into a hull beside the face it
+ * rests on, the ray from the centres leaving through the neighbouring
+ * face). Each face that meets where either shape supports n is tried and
+ * climbed from when it separates more; moves n (returns 1) when one wins. */
+CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n,
+                                        float* sep, int* evals, cc_feature* fa, cc_feature* fb)
+{
+    int moved = 0;
+    for (int k = 0; k < 2; ++k) {
+        cc_vec3 cand[CC_CONVEX_NEAR_FACES];
+        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, cand);
+        cc_vec3 best_n = *n;
+        float best = *sep + 0.1f * tol;
+        for (int i = 0; i < count; ++i) {
+            float sc = cc_convex_separation_along(a, b, cand[i]);
+            if (sc > best) {
+                best = sc;
+                best_n = cand[i];
+            }
+        }
+        *evals += count;
+        if (best_n.x == n->x && best_n.y == n->y && best_n.z == n->z) continue;
+        cc_feature ga, gb;
+        cc_convex_climb(a, b, scale, tol, &best_n, &best, evals, &ga, &gb);
+        if (best > *sep) {
+            *n = best_n;
+            *sep = best;
+            *fa = ga;
+            *fb = gb;
+            moved = 1;
+        }
+    }
+    return moved;
+}
+
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
@@ -1179,9 +1267,11 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
      * other shape's centre can leave through the wrong face at any depth. */
     float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
     /* Two polytopes have a local optimum at every edge pair, which no face
-     * direction reaches: EPA, exact for them, runs at smaller overlaps. */
-    int polytopes = (a->type == CC_SHAPE_BOX || a->type == CC_SHAPE_CONVEX_HULL) &&
-                    (b->type == CC_SHAPE_BOX || b->type == CC_SHAPE_CONVEX_HULL);
+     * direction reaches: EPA, exact for them, runs at smaller overlaps. A
+     * capsule's core is a segment, an edge: across a thin hull its optima
+     * lie on edge pairs too (a capsule through a plate, pushed out past one
+     * rim or the other). */
+    int polytopes = cc_convex_core_has_edges(a) && cc_convex_core_has_edges(b);
     if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -CC_CONVEX_POLYTOPE_EPA * min_core)) {
         /* Overlapping enough for other local optima: the shapes' six axis
          * directions each, hull face normals and the side normals of round
@@ -1190,8 +1280,8 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         /* Starts: 0 and 1, the best direction of each shape's own; then
          * EPA's, and MPR's with the shapes swapped (the ray from the other
          * side, so that A-B and B-A try the same starts). */
-        cc_vec3 start[3 + CC_EPA_CANDIDATES];
-        float start_sep[3 + CC_EPA_CANDIDATES];
+        cc_vec3 start[4 + CC_EPA_CANDIDATES];
+        float start_sep[4 + CC_EPA_CANDIDATES];
         int starts = 2;
         start[0] = start[1] = n;
         start_sep[0] = start_sep[1] = -3.0e38f;
@@ -1232,6 +1322,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         float min_extent = cc_minf(a->extent, b->extent);
         int deep = sep < -CC_CONVEX_DEEP * min_extent;
         int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
+        int epa_exact = 0;
         if (m.has_tetra && (polytopes || deep)) {
             /* EPA's nearest faces when its pools filled up (one face when it
              * converged): very deep, each is a start (the best start does
@@ -1239,6 +1330,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             cc_epa_result e;
             cc_epa(a, b, skin, CC_CONVEX_EPA_TOLERANCE * scale, m.tetra, &e);
             r->iterations += e.iterations;
+            epa_exact = e.ok && e.converged;
             int first = starts;
             for (int k = 0; e.ok && k < e.candidate_count; ++k) {
                 float sd = cc_convex_separation_along(a, b, e.candidate[k]);
@@ -1250,6 +1342,12 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
                     start_sep[first] = sd;
                 }
             }
+        }
+        if (polytopes && !epa_exact) {
+            /* EPA's pools filled before its bounds met (D has hundreds of
+             * facets) or it had no start: every facet of D, exactly. */
+            start_sep[starts] = cc_sat_polytopes(a, b, &start[starts], &r->iterations);
+            starts++;
         }
         if (very_deep) {
             cc_mpr_result ms;
@@ -1276,6 +1374,10 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             }
         }
     }
+    /* The faces around the answer (also after the alternatives: EPA may
+     * have gone alone). */
+    if (cc_convex_try_near_faces(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b))
+        polished = 0;
     if (!polished) cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
     if (sep > limit) return 0;
     pa = cc_support(a, n);
