@@ -172,14 +172,11 @@ CC_HD void cc_feature_capsule(const cc_convex* c, cc_vec3 d, cc_feature* f)
 CC_HD int cc_hull_edge_at(const cc_convex* c, cc_vec3 d, int top, float sin_drop, float drop)
 {
     const cc_hull_ref* hr = &c->hull;
-    const int* g = hr->graph;
-    int faces_at = g ? g[CC_HULL_SEEDS + hr->vertex_count] - g[CC_HULL_SEEDS] : 0;
     cc_vec3 tp = cc_v3_mul(hr->vertices[top], c->size);
     float top_h = cc_v3_dot(tp, d), best = -3.0e38f;
-    int other = -1;
-    int end = g ? g[CC_HULL_SEEDS + top + 1] : hr->face_count;
-    for (int corner = g ? g[CC_HULL_SEEDS + top] : 0; corner < end; ++corner) {
-        cc_hull_face fc = hr->faces[g ? g[corner + faces_at] : corner];
+    int other = -1, corner, end;
+    for (cc_hull_corners_of(hr, top, &corner, &end); corner < end; ++corner) {
+        cc_hull_face fc = hr->faces[cc_hull_corner_face(hr, corner)];
         const int* idx = hr->indices + fc.first;
         for (int i = 0; i < fc.count; ++i) {
             int i0 = idx[i] - hr->vertex_first, i1 = idx[(i + 1) % fc.count] - hr->vertex_first;
@@ -209,17 +206,10 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
     /* Candidate faces: every face; or, for a hull with a graph, the faces
      * around the support vertex (d lies in that vertex's normal cone,
      * spanned by their normals, so the closest of them is the face). */
-    const int* g = hr->graph;
     int top_vertex = cc_hull_support_vertex(hr, cc_v3_mul(c->size, d));
-    int corner = 0, end = hr->face_count, faces_at = 0;
-    if (g) {
-        corner = g[CC_HULL_SEEDS + top_vertex];
-        end = g[CC_HULL_SEEDS + top_vertex + 1];
-        /* A corner's face is I ints on, I being the corner count. */
-        faces_at = g[CC_HULL_SEEDS + hr->vertex_count] - g[CC_HULL_SEEDS];
-    }
-    for (; corner < end; ++corner) {
-        int i = g ? g[corner + faces_at] : corner;
+    int corner, end;
+    for (cc_hull_corners_of(hr, top_vertex, &corner, &end); corner < end; ++corner) {
+        int i = cc_hull_corner_face(hr, corner);
         cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
         float t = cc_v3_dot(n, d);
         if (t > best_dot) {

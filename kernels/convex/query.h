@@ -1114,14 +1114,11 @@ CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec
         count = 3;
     } else if (x->type == CC_SHAPE_CONVEX_HULL) {
         const cc_hull_ref* hr = &x->hull;
-        const int* g = hr->graph;
-        int top = cc_hull_support_vertex(hr, cc_v3_mul(x->size, d));
-        int faces_at = g ? g[CC_HULL_SEEDS + hr->vertex_count] - g[CC_HULL_SEEDS] : 0;
-        int end = g ? g[CC_HULL_SEEDS + top + 1] : hr->face_count;
+        int top = cc_hull_support_vertex(hr, cc_v3_mul(x->size, d)), corner, end;
         cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
-        for (int corner = g ? g[CC_HULL_SEEDS + top] : 0; corner < end && count < CC_CONVEX_NEAR_FACES; ++corner) {
-            cc_hull_face fc = hr->faces[g ? g[corner + faces_at] : corner];
-            if (!g) { /* no graph: the faces that hold the vertex */
+        for (cc_hull_corners_of(hr, top, &corner, &end); corner < end && count < CC_CONVEX_NEAR_FACES; ++corner) {
+            cc_hull_face fc = hr->faces[cc_hull_corner_face(hr, corner)];
+            if (!hr->graph) { /* no graph: the faces that hold the vertex */
                 int has = 0;
                 for (int i = 0; i < fc.count; ++i) has |= hr->indices[fc.first + i] - hr->vertex_first == top;
                 if (!has) continue;

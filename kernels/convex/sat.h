@@ -45,11 +45,10 @@ CC_HD cc_vec3 cc_sat_hull_normal(const cc_convex* x, cc_vec3 local)
  * has a vertex graph, else among every face; -1 when none does. */
 CC_HD_CALL int cc_sat_hull_twin(const cc_hull_ref* h, int i0, int i1)
 {
-    const int* g = h->graph;
-    if (g) {
-        int faces_at = g[CC_HULL_SEEDS + h->vertex_count] - g[CC_HULL_SEEDS];
-        for (int c = g[CC_HULL_SEEDS + i1]; c < g[CC_HULL_SEEDS + i1 + 1]; ++c)
-            if (g[c] == i0) return g[c + faces_at];
+    if (h->graph) {
+        int c, end;
+        for (cc_hull_corners_of(h, i1, &c, &end); c < end; ++c)
+            if (h->graph[c] == i0) return cc_hull_corner_face(h, c);
         return -1;
     }
     for (int f = 0; f < h->face_count; ++f) {

@@ -93,6 +93,23 @@ CC_HD int cc_hull_graph_ints(int vertex_count, int index_count)
     return CC_HULL_SEEDS + vertex_count + 1 + 2 * index_count;
 }
 
+/* The faces around vertex v of h, as a range of corners [*first, *end)
+ * whose faces cc_hull_corner_face gives. A hull without a graph gives
+ * every face: callers that need only v's check the face's indices. */
+CC_HD void cc_hull_corners_of(const cc_hull_ref* h, int v, int* first, int* end)
+{
+    *first = h->graph ? h->graph[CC_HULL_SEEDS + v] : 0;
+    *end = h->graph ? h->graph[CC_HULL_SEEDS + v + 1] : h->face_count;
+}
+
+/* The face of a corner from cc_hull_corners_of (a corner's face is I ints
+ * on, I being the corner count). */
+CC_HD int cc_hull_corner_face(const cc_hull_ref* h, int corner)
+{
+    const int* g = h->graph;
+    return g ? g[corner + g[CC_HULL_SEEDS + h->vertex_count] - g[CC_HULL_SEEDS]] : corner;
+}
+
 /* No hull: for shapes of other types, so that copies of a cc_geom never
  * read uninitialised fields. */
 CC_HD cc_hull_ref cc_hull_ref_none(void)
