@@ -282,6 +282,28 @@ CC_HD_CALL float cc_convex_line_search(const cc_convex* a, const cc_convex* b, f
     return best_t;
 }
 
+/* In a narrow curved valley of sep (a small shape against the
+ * near-round waist of a long ellipsoid) steepest steps zigzag across it
+ * and crawl along it; the line through the point two smooth steps back
+ * runs along the valley (parallel tangents). Not across creases, where
+ * the bundle of two gradients already runs along it. Searched from *n,
+ * which may move; *back becomes *n for the next pair of steps. Out of
+ * line: the point two steps back stays in memory, not in the registers
+ * the triangle kernels need. */
+CC_HD_CALL void cc_convex_parallel_tangent(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* back, cc_vec3* n,
+                                           float* sep, cc_vec3* pa, cc_vec3* pb, int* evals)
+{
+    /* Curved valleys come from an ellipsoid's surface; against ruled and
+     * flat surfaces the steps cross creases, where the search would only
+     * change which stationary point the ascent reaches. */
+    int smooth = a->type == CC_SHAPE_ELLIPSOID || b->type == CC_SHAPE_ELLIPSOID;
+    cc_vec3 along = smooth ? cc_v3_sub(*n, *back) : cc_v3(0.0f, 0.0f, 0.0f);
+    along = cc_v3_madd(along, *n, -cc_v3_dot(along, *n));
+    float alen = cc_v3_length(along);
+    if (alen > 1.0e-6f) cc_convex_line_search(a, b, tol, cc_v3_scale(along, 1.0f / alen), alen, n, sep, pa, pb, evals);
+    *back = *n;
+}
+
 /* Both shapes supported by single rim points: near a cap's normal these
  * swing fast with the direction, and the ascent crawls along the valley
  * they make. Their common normal (convex/rim.h) is the optimum when the
@@ -319,13 +341,14 @@ CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale,
     float sep = cc_convex_separation(a, b, n, &pa, &pb);
     float turn = 0.0f; /* the last accepted turn, a good first guess for the next */
     int evals = 1;
-    cc_vec3 g_prev = cc_v3(0.0f, 0.0f, 0.0f);
+    cc_vec3 g_prev = cc_v3(0.0f, 0.0f, 0.0f), n_back = n;
     for (int step = 0; step < CC_CONVEX_ASCENT_STEPS; ++step) {
         cc_vec3 w = cc_v3_sub(pb, pa);
         cc_vec3 g = cc_v3_madd(w, n, -cc_v3_dot(w, n));
         cc_vec3 gp = cc_v3_madd(g_prev, n, -cc_v3_dot(g_prev, n));
         g_prev = g;
-        if (cc_v3_dot(g, gp) < 0.0f) {
+        int crease = cc_v3_dot(g, gp) < 0.0f; /* the steps cross a crease: no valley to follow */
+        if (crease) {
             cc_vec3 diff = cc_v3_sub(gp, g);
             float lambda = cc_clampf(-cc_v3_dot(g, diff) / cc_v3_length_sq(diff), 0.0f, 1.0f);
             g = cc_v3_madd(g, diff, lambda);
@@ -335,6 +358,7 @@ CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale,
         cc_vec3 dir = cc_v3_scale(g, 1.0f / glen);
         float t0 = turn > 0.0f ? turn : glen / scale;
         float t = cc_convex_line_search(a, b, tol, dir, t0, &n, &sep, &pa, &pb, &evals);
+        crease |= !(t > 0.0f);
         for (float probe = 1.0e-4f; !(t > 0.0f) && probe < 0.1f; probe *= 30.0f) {
             /* Stuck on a crease: the gradient just across it points back;
              * the shortest combination of the two runs along the crease. */
@@ -354,6 +378,8 @@ CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale,
         }
         if (!(t > 0.0f)) break;
         turn = t;
+        if (crease) n_back = n;
+        else if (step & 1) cc_convex_parallel_tangent(a, b, tol, &n_back, &n, &sep, &pa, &pb, &evals);
     }
     *n_io = n;
     *sep_io = sep;
@@ -1277,8 +1303,16 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         /* Starts: 0 and 1, the best direction of each shape's own; then
          * EPA's, and MPR's with the shapes swapped (the ray from the other
          * side, so that A-B and B-A try the same starts). */
-        cc_vec3 start[4 + CC_EPA_CANDIDATES];
-        float start_sep[4 + CC_EPA_CANDIDATES];
+        /* Very deep, every frame axis (on its better side) is a start of
+         * its own, beyond the best of each shape's: the best start does not
+         * always climb highest (two long ellipsoids crossed at one centre
+         * have an optimum near each one's thin axis, and the axis that
+         * separates most, a middle one, climbs to the shallower). */
+        float min_extent = cc_minf(a->extent, b->extent);
+        int deep = sep < -CC_CONVEX_DEEP * min_extent;
+        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
+        cc_vec3 start[10 + CC_EPA_CANDIDATES];
+        float start_sep[10 + CC_EPA_CANDIDATES];
         int starts = 2;
         start[0] = start[1] = n;
         start_sep[0] = start_sep[1] = -3.0e38f;
@@ -1296,6 +1330,11 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
                 start_sep[k / 6] = sd;
                 start[k / 6] = d;
             }
+            if (very_deep && (!(k & 1) || sd > start_sep[starts])) {
+                start[starts] = d; /* the axis's + side, replaced by its - side when better */
+                start_sep[starts] = sd;
+            }
+            if (very_deep && (k & 1)) starts++;
         }
         /* Hull faces: their outward normals (B's reversed). */
         for (int k = 0; k < (epa_alone ? 0 : 2); ++k) {
@@ -1316,9 +1355,6 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         /* Round sides: the side normals of a cylinder or cone. */
         for (int k = 0; k < 2; ++k) r->iterations += cc_convex_round_starts(a, b, k, &start[k], &start_sep[k]);
         r->iterations += 14;
-        float min_extent = cc_minf(a->extent, b->extent);
-        int deep = sep < -CC_CONVEX_DEEP * min_extent;
-        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
         int epa_exact = 0;
         if (m.has_tetra && (polytopes || deep)) {
             /* EPA's nearest faces when its pools filled up (one face when it

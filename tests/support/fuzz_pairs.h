@@ -939,7 +939,9 @@ struct RouteTally {
     long failures[kChecks] = {};
     double worst[kChecks] = {};
     std::string example[kChecks];  // the worst failure of each check
-    std::vector<std::string> first; // the first few failures, any check
+    std::vector<std::string> first; // the first few failures, of check `only` when set
+    int only = -1;
+    bool keeps(int check) const { return first.size() < 12 && (only < 0 || only == check); }
 };
 
 // Fuzzes `count` pairs of (ta, tb), batch by batch, tallying findings.
@@ -969,7 +971,7 @@ inline void fuzz_route(cc_shape_type ta, cc_shape_type tb, long count, uint64_t 
                 if (seen[x.check]) continue;
                 seen[x.check] = true;
                 t->failures[x.check]++;
-                if (t->first.size() < 12) t->first.push_back(std::string(check_name(x.check)) + ": " + x.detail + " -- " + describe(pairs[(size_t)i]));
+                if (t->keeps(x.check)) t->first.push_back(std::string(check_name(x.check)) + ": " + x.detail + " -- " + describe(pairs[(size_t)i]));
                 if (x.excess > t->worst[x.check]) {
                     t->worst[x.check] = x.excess;
                     t->example[x.check] = x.detail + " -- " + describe(pairs[(size_t)i]);

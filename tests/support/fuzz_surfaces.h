@@ -456,7 +456,7 @@ inline void fuzz_surface_route(cc_shape_type ta, int kind, long count, uint64_t 
                 if (seen[x.check]) continue;
                 seen[x.check] = true;
                 t->failures[x.check]++;
-                if (t->first.size() < 12)
+                if (t->keeps(x.check))
                     t->first.push_back(std::string(check_name(x.check)) + ": " + x.detail + " -- " + describe_surface(pairs[(size_t)i]));
                 if (x.excess > t->worst[x.check]) {
                     t->worst[x.check] = x.excess;

@@ -2,7 +2,7 @@
 // routes against independent references (tests/support/fuzz_pairs.h and
 // fuzz_surfaces.h), route by route, with a table of findings.
 //
-//   cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--examples]
+//   cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--examples] [--only CHECK]
 //   cucontact-fuzz --replay "<a pair as --examples prints it>"
 //
 // N pairs per route (default 10^5); exit status 1 when any check failed.
@@ -108,7 +108,7 @@ int main(int argc, char** argv)
 {
     long pairs = 100000;
     uint64_t seed = 1;
-    int only_a = -1, only_b = -1, only_surface = -1, examples = 0;
+    int only_a = -1, only_b = -1, only_surface = -1, examples = 0, only_check = -1;
     cc_device dev = cc_device_cpu();
     const char* replay_text = nullptr;
     for (int i = 1; i < argc; ++i) {
@@ -118,6 +118,16 @@ int main(int argc, char** argv)
         else if (a == "--seed") seed = std::strtoull(v, nullptr, 10), ++i;
         else if (a == "--device") dev = std::strcmp(v, "cpu") ? cc_device_cuda(0) : cc_device_cpu(), ++i;
         else if (a == "--examples") examples = 1;
+        else if (a == "--only") {
+            for (int c = 0; c < ccfuzz::kChecks; ++c)
+                if (!std::strcmp(ccfuzz::check_name(c), v)) only_check = c;
+            if (only_check < 0) {
+                std::fprintf(stderr, "cucontact-fuzz: --only wants a column of the table (deep, witness, ...), not '%s'\n", v);
+                return 2;
+            }
+            examples = 1;
+            ++i;
+        }
         else if (a == "--replay") replay_text = v, ++i;
         else if (a == "--max-ratio") ccfuzz::max_size_ratio() = std::atof(v), ++i;
         else if (a == "--route") {
@@ -135,7 +145,7 @@ int main(int argc, char** argv)
             ++i;
         } else if (a == "--help" || a == "-h") {
             std::printf("usage: cucontact-fuzz [--pairs N] [--seed S] [--route TYPE-TYPE] [--device cpu|cuda] [--max-ratio R]\n"
-                        "                      [--examples]\n"
+                        "                      [--examples] [--only CHECK]\n"
                         "       cucontact-fuzz --replay \"[class] A: ...; B: ...\"\n");
             return 0;
         } else {
@@ -151,6 +161,7 @@ int main(int argc, char** argv)
     for (auto route : ccfuzz::convex_routes()) {
         if (only_surface >= 0 || (only_a >= 0 && (route.first != only_a || route.second != only_b))) continue;
         ccfuzz::RouteTally t;
+        t.only = only_check;
         std::string error;
         ccfuzz::fuzz_route(route.first, route.second, pairs, seed, dev, &t, &error);
         std::string name = std::string(cc_shape_type_name(route.first)) + "-" + cc_shape_type_name(route.second);
@@ -164,6 +175,7 @@ int main(int argc, char** argv)
     for (auto route : ccfuzz::surface_routes()) {
         if (only_a >= 0 && (only_surface < 0 || route.first != only_a || route.second != only_surface)) continue;
         ccfuzz::RouteTally t;
+        t.only = only_check;
         std::string error;
         ccfuzz::fuzz_surface_route(route.first, route.second, pairs, seed, dev, &t, &error);
         std::string name = std::string(cc_shape_type_name(route.first)) + "-" + ccfuzz::surface_name(route.second);
