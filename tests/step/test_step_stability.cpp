@@ -3,8 +3,10 @@
 // material, the implicit step holds a stiffness the explicit one cannot,
 // the stability report flags a too-long explicit step and stays silent
 // otherwise, and the restitution calibration as the implicit step gives it.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "benchmarks/settle.h"
 #include "tests/support/mesh_util.h"
@@ -155,6 +157,7 @@ TEST_P(Stability, EveryBodyTypeDroppedOnAPlaneSettlesAtTheDefaults)
 struct PileRun {
     bool finite = true;
     double fastest_late = 0, fastest_at_end = 0, deepest = 0;
+    std::vector<double> end_speeds; // the fastest body's speed at each sample of the last 1.5 s
     int steps_over_limit = 0;
 };
 
@@ -190,7 +193,10 @@ PileRun run_pile(cc_device device, const cc_shape_def* shape, const cc_solver_de
         if (k > 500) r.fastest_late = std::max(r.fastest_late, m.max_speed);
         // At rest for the last 1.5 s, not at one sampled instant: a body
         // creeping at a few mm/s may still tip over once on the way.
-        if (k >= steps - 1500) r.fastest_at_end = std::max(r.fastest_at_end, m.max_speed);
+        if (k >= steps - 1500) {
+            r.fastest_at_end = std::max(r.fastest_at_end, m.max_speed);
+            r.end_speeds.push_back(m.max_speed);
+        }
         r.deepest = std::max(r.deepest, m.deepest);
     }
     cc_solver_report rep;
@@ -209,8 +215,13 @@ TEST_P(Stability, AMixedPileSettlesWithEachShippedMaterial)
     // that lands on its side rolls on the pile for a while, its rolling
     // resistance 1e-4 of the load, and how long depends on where it lands;
     // on the penalty model's soft 2.5 kN/m springs an ellipsoid perched on
-    // the pile rocks longer), none deeper than 2 cm. (cucontact-bench --scene settle
-    // --seconds 100 runs 10^5 steps.)
+    // the pile rocks longer), none deeper than 2 cm. On the soft material
+    // bodies creep at 1-2 mm/s and one may topple over slowly in that
+    // window, when depends on where each landed (one turned at 0.5 rad/s,
+    // 1.3 cm/s at 10 s, and lay still again by 10.5 s): there every body
+    // stays below 3 cm/s, and at half the samples or more below 5 mm/s, at
+    // rest but for one slow topple, where a jittering pile would not be.
+    // (cucontact-bench --scene settle --seconds 100 runs 10^5 steps.)
     cc_shape_def soft = cc_default_shape_def();
     soft.compliant.penalty_coefficient = 1.0e5f;
     soft.compliant.smoothing_half_distance = 1.0e-4f;
@@ -224,15 +235,20 @@ TEST_P(Stability, AMixedPileSettlesWithEachShippedMaterial)
         const char* name;
         const cc_shape_def* shape;
         cc_solver_def sd;
-    } cases[] = {{"defaults", nullptr, cc_default_solver_def()},
-                 {"graph_replay's soft material", &soft, soft_def},
-                 {"penalty model", nullptr, penalty}};
+        double at_rest; // [m/s], every body from 8.5 s on
+    } cases[] = {{"defaults", nullptr, cc_default_solver_def(), 0.01},
+                 {"graph_replay's soft material", &soft, soft_def, 0.03},
+                 {"penalty model", nullptr, penalty, 0.01}};
     for (const Case& c : cases) {
         SCOPED_TRACE(c.name);
         PileRun r = run_pile(device(), c.shape, c.sd, 10000);
         ASSERT_TRUE(r.finite);
         EXPECT_LT(r.fastest_late, 10.0);
-        EXPECT_LT(r.fastest_at_end, 0.01);
+        EXPECT_LT(r.fastest_at_end, c.at_rest);
+        ASSERT_FALSE(r.end_speeds.empty());
+        std::vector<double> sorted = r.end_speeds;
+        std::nth_element(sorted.begin(), sorted.begin() + (long)sorted.size() / 2, sorted.end());
+        EXPECT_LT(sorted[sorted.size() / 2], 0.005);
         EXPECT_LT(r.deepest, 0.02);
         EXPECT_EQ(r.steps_over_limit, 0);
     }
