@@ -1208,6 +1208,40 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
     return moved;
 }
 
+/* Apart, GJK's bounds bracket the distance: when it stopped within its
+ * tolerance, the distance is at least `floor` (GJK's distance less that
+ * tolerance). sep has one local optimum there (its level sets are
+ * connected), so an answer below the floor is a climb stalled on a crease
+ * (a box's corner beside a long cone's rim), not another optimum. GJK
+ * again, to the query's tolerance from where the climb stopped, and a
+ * climb from its normal when that separates more; r's features and
+ * witness follow. (The witness points' distance is no such bound: two
+ * faces' points need not stand opposite each other.) */
+#define CC_CONVEX_CERTIFY_GAP 2.0f
+CC_HD_CALL void cc_convex_certify_apart(const cc_convex* a, const cc_convex* b, float scale, float tol, float limit,
+                                        float skin, float floor, cc_vec3* n, float* sep, cc_convex_result* r)
+{
+    if (!(floor - *sep > CC_CONVEX_CERTIFY_GAP * tol)) return;
+    cc_gjk_result fine;
+    cc_gjk(a, b, cc_v3(0.0f, 0.0f, 0.0f), *n, limit, skin, tol, &fine);
+    r->iterations += fine.iterations;
+    if (fine.status != CC_GJK_SEPARATED) return;
+    cc_vec3 m = fine.normal;
+    float s = cc_convex_separation_along(a, b, m);
+    cc_feature fa, fb;
+    if (!cc_convex_climb(a, b, scale, tol, &m, &s, &r->iterations, &fa, &fb)) cc_convex_polish(a, b, &m, &s, tol, &fa, &fb);
+    if (!(s > *sep + 0.1f * tol)) return;
+    *n = m;
+    *sep = s;
+    r->feature_a = fa;
+    r->feature_b = fb;
+    cc_vec3 pa = fine.point_a, pb = fine.point_b;
+    cc_convex_witness(a, b, m, r, &pa, &pb);
+    r->point_a = pa;
+    r->point_b = pb;
+    cc_convex_settle(a, b, scale, tol, n, sep, r);
+}
+
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
@@ -1221,7 +1255,8 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     }
     cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
     cc_gjk_result g;
-    cc_gjk(a, b, zero, zero, limit, skin, cc_maxf(CC_CONVEX_GJK_TOLERANCE * cc_minf(a->extent, b->extent), tol), &g);
+    float gjk_tolerance = cc_maxf(CC_CONVEX_GJK_TOLERANCE * cc_minf(a->extent, b->extent), tol);
+    cc_gjk(a, b, zero, zero, limit, skin, gjk_tolerance, &g);
     r->iterations = g.iterations;
     if (g.status == CC_GJK_BEYOND) return 0;
     /* GJK's distance is an upper bound; only the separation along its
@@ -1265,6 +1300,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         r->point_a = pa;
         r->point_b = pb;
         cc_convex_settle(a, b, scale, tol, &n, &sep, r);
+        cc_convex_certify_apart(a, b, scale, tol, limit, skin, g.distance - gjk_tolerance, &n, &sep, r);
         if (sep > limit) return 0;
         r->distance = sep;
         r->normal = n;
@@ -1303,11 +1339,12 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         /* Starts: 0 and 1, the best direction of each shape's own; then
          * EPA's, and MPR's with the shapes swapped (the ray from the other
          * side, so that A-B and B-A try the same starts). */
-        /* Very deep, every frame axis (on its better side) is a start of
-         * its own, beyond the best of each shape's: the best start does not
-         * always climb highest (two long ellipsoids crossed at one centre
-         * have an optimum near each one's thin axis, and the axis that
-         * separates most, a middle one, climbs to the shallower). */
+        /* Very deep, each axis of an ellipsoid (on its better side) is a
+         * start of its own, beyond the best of each shape's: the best start
+         * does not always climb highest (two long ellipsoids crossed at one
+         * centre have an optimum near each one's thin axis, and the axis
+         * that separates most, a middle one, climbs to the shallower).
+         * Polytopes and round sides have their faces and rings below. */
         float min_extent = cc_minf(a->extent, b->extent);
         int deep = sep < -CC_CONVEX_DEEP * min_extent;
         int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
@@ -1330,11 +1367,12 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
                 start_sep[k / 6] = sd;
                 start[k / 6] = d;
             }
-            if (very_deep && (!(k & 1) || sd > start_sep[starts])) {
+            int own = very_deep && (k < 6 ? a : b)->type == CC_SHAPE_ELLIPSOID;
+            if (own && (!(k & 1) || sd > start_sep[starts])) {
                 start[starts] = d; /* the axis's + side, replaced by its - side when better */
                 start_sep[starts] = sd;
             }
-            if (very_deep && (k & 1)) starts++;
+            if (own && (k & 1)) starts++;
         }
         /* Hull faces: their outward normals (B's reversed). */
         for (int k = 0; k < (epa_alone ? 0 : 2); ++k) {
