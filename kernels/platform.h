@@ -66,6 +66,10 @@ __device__ __forceinline__ unsigned long long cc_atomic_max_u64(unsigned long lo
     return atomicMax(addr, value);
 }
 __device__ __forceinline__ float cc_atomic_add_f32(float* addr, float value) { return atomicAdd(addr, value); }
+__device__ __forceinline__ unsigned long long cc_atomic_add_u64(unsigned long long* addr, unsigned long long value)
+{
+    return atomicAdd(addr, value);
+}
 __device__ __forceinline__ unsigned cc_atomic_min_u32(unsigned* addr, unsigned value) { return atomicMin(addr, value); }
 #else
 /* The CPU backend runs some stage loops on several threads (host/backend/
@@ -108,6 +112,13 @@ CC_HD unsigned long long cc_atomic_max_u64(unsigned long long* addr, unsigned lo
     unsigned long long old = __atomic_load_n(addr, __ATOMIC_RELAXED);
     while (value > old && !__atomic_compare_exchange_n(addr, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
     }
+    return old;
+}
+CC_HD unsigned long long cc_atomic_add_u64(unsigned long long* addr, unsigned long long value)
+{
+    if (CC_CPU_ATOMIC()) return __atomic_fetch_add(addr, value, __ATOMIC_RELAXED);
+    unsigned long long old = *addr;
+    *addr = old + value;
     return old;
 }
 CC_HD float cc_atomic_add_f32(float* addr, float value)

@@ -170,6 +170,16 @@ CC_HD cc_aabb cc_pooled_shape_aabb(const cc_model_view* m, int type, int source,
     return cc_local_box_aabb(lo, hi, xf, expand);
 }
 
+/* Shape i's AABB at world pose xf, grown by its bounds pad. */
+CC_HD cc_aabb cc_shape_world_aabb(const cc_model_view* m, int i, cc_transform xf)
+{
+    cc_shape_geometry g = m->shape_geom[i];
+    if (g.type == CC_SHAPE_MESH || g.type == CC_SHAPE_HEIGHTFIELD)
+        return cc_pooled_shape_aabb(m, g.type, m->shape_source[i], g.size, xf, m->shape_bounds_pad[i]);
+    const cc_hull_desc* hull = g.type == CC_SHAPE_CONVEX_HULL ? &m->hulls[m->shape_source[i]] : 0;
+    return cc_shape_aabb(g.type, g.size, xf, m->shape_bounds_pad[i], hull);
+}
+
 /* Per-thread body: shape i's world pose and expanded AABB (and, with
  * speculation, its reach, by which the box grows too). */
 CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transform* body_pose,
@@ -181,13 +191,7 @@ CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transf
     cc_transform xf = m->shape_local[i];
     if (g.body >= 0) xf = cc_tf_mul(body_pose[g.body], xf);
     shape_pose[i] = xf;
-    cc_aabb box;
-    if (g.type == CC_SHAPE_MESH || g.type == CC_SHAPE_HEIGHTFIELD) {
-        box = cc_pooled_shape_aabb(m, g.type, m->shape_source[i], g.size, xf, m->shape_bounds_pad[i]);
-    } else {
-        const cc_hull_desc* hull = g.type == CC_SHAPE_CONVEX_HULL ? &m->hulls[m->shape_source[i]] : 0;
-        box = cc_shape_aabb(g.type, g.size, xf, m->shape_bounds_pad[i], hull);
-    }
+    cc_aabb box = cc_shape_world_aabb(m, i, xf);
     if (spec->linear) {
         int moves = g.body >= 0 && !m->body_static[g.body];
         float reach = moves ? cc_shape_reach(spec, g.body, box.lower, box.upper) : 0.0f;

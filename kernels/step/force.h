@@ -124,14 +124,41 @@ CC_HD cc_step_row cc_step_row_of(int i, const cc_step_view* v)
     return r;
 }
 
-/* Before the forces: each moving body counts its arrested speculative rows. */
+/* Whether a row of a speculating pipeline is a ghost this step: its two
+ * shapes' swept boxes do not meet, so they cannot touch within it. Rows
+ * of a speculating pipeline may have been found far from where the bodies
+ * are now (a pass keeps candidates that close within the horizon, and a
+ * scheduled pass everything within its reserve); the plane through the
+ * closest points they were found with then says nothing of the bodies now
+ * (a body falling past the edge of a plate, or passing beside another),
+ * and its stale points can even seem to overlap. A ghost exerts nothing. */
+CC_HD int cc_step_row_ghost(const cc_step_view* v, int i, const cc_step_row* r)
+{
+    /* Unflagged rows apart exert nothing anyway. */
+    if (!v->body_spec_count || (!v->contacts.speculative[i] && r->d > 0.0f)) return 0;
+    cc_shape_sweep a = cc_speculative_sweep(v, r->s0, r->b0, r->moves0);
+    cc_shape_sweep b = cc_speculative_sweep(v, r->s1, r->b1, r->moves1);
+    return !cc_speculative_sweeps_meet(a, b, v->dt);
+}
+
+/* Whether the row is arrested this step (closing speed c): its points
+ * would close past max(d, 0), and it is no ghost. */
+CC_HD int cc_step_row_arrests(const cc_step_view* v, int i, const cc_step_row* r, float c)
+{
+    return cc_speculative_arrests(v, i, r->d, c) && !cc_step_row_ghost(v, i, r);
+}
+
+/* Before the forces: each moving body sums its arrested speculative rows
+ * per slot. */
 CC_HD void cc_speculative_count_thread(int i, const cc_step_view* v)
 {
-    if (i >= *v->contacts.count) return;
+    if (i >= *v->contacts.count || !v->contacts.speculative[i]) return;
     cc_step_row r = cc_step_row_of(i, v);
-    if (!cc_speculative_arrests(v, i, r.d, cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1))) return;
-    if (r.moves0) cc_atomic_add_i32(&v->body_spec_count[r.b0], 1);
-    if (r.moves1) cc_atomic_add_i32(&v->body_spec_count[r.b1], 1);
+    float closing = cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1);
+    if (!cc_step_row_arrests(v, i, &r, closing)) return;
+    float loss = cc_speculative_loss(v, r.d, closing);
+    if (r.moves0) cc_speculative_count_row(v, cc_speculative_slot(r.b0, cc_v3_neg(r.n)), loss);
+    if (r.moves1) cc_speculative_count_row(v, cc_speculative_slot(r.b1, r.n), loss);
 }
 
 CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
@@ -142,13 +169,14 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     cc_vec3 n = r.n, at = r.at, com0 = r.com0, com1 = r.com1, v_rel = r.v_rel;
     float d = r.d;
     float closing = cc_speculative_closing(v, n, v_rel, moves0, moves1);
-    int arrested = cc_speculative_arrests(v, i, d, closing);
+    int ghost = cc_step_row_ghost(v, i, &r);
+    int arrested = !ghost && cc_speculative_arrests(v, i, d, closing);
 
     cc_vec3 f1;
     cc_contact_rates rates;
     cc_vec3 lever0 = cc_v3_sub(at, com0), lever1 = cc_v3_sub(at, com1);
-    if (arrested) {
-        f1 = cc_speculative_force(v, b0, b1, moves0, moves1, lever0, lever1, n, d, closing);
+    if (ghost || arrested) {
+        f1 = arrested ? cc_speculative_force(v, b0, b1, moves0, moves1, n, d, closing) : cc_v3(0.0f, 0.0f, 0.0f);
         rates = cc_contact_rates_zero();
     } else if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
         cc_penalty_pair p = cc_penalty_combine(&v->model.shape_material[s0], &v->model.shape_material[s1]);
@@ -162,15 +190,16 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     /* Rolling and torsional resistance, from the normal load (none while
      * the surfaces do not touch). */
     float mu_rolling = 0.0f, mu_torsional = 0.0f;
-    if (!arrested) {
+    if (!arrested && !ghost) {
         cc_rolling_combine(&v->model.shape_material[s0], &v->model.shape_material[s1], &mu_rolling, &mu_torsional);
         cc_pair_friction(&v->model, s0, s1, 0, &mu_torsional, &mu_rolling);
     }
     cc_vec3 w_rel = cc_v3_sub(b1 >= 0 ? v->angular_in[b1] : cc_v3(0.0f, 0.0f, 0.0f),
                               b0 >= 0 ? v->angular_in[b0] : cc_v3(0.0f, 0.0f, 0.0f));
     cc_vec3 roll1 = cc_rolling_torque(mu_rolling, mu_torsional, cc_v3_dot(f1, n), n, w_rel, &rates);
-    cc_vec3 t0 = cc_v3_sub(cc_v3_cross(lever0, f0), roll1);
-    cc_vec3 t1 = cc_v3_add(cc_v3_cross(lever1, f1), roll1);
+    /* An arrest acts through the centres of mass (step/speculative.h). */
+    cc_vec3 t0 = cc_v3_sub(arrested ? cc_v3(0.0f, 0.0f, 0.0f) : cc_v3_cross(lever0, f0), roll1);
+    cc_vec3 t1 = cc_v3_add(arrested ? cc_v3(0.0f, 0.0f, 0.0f) : cc_v3_cross(lever1, f1), roll1);
     if (moves0 || moves1) {
         float w = (moves0 ? cc_step_inverse_inertia_along(v, b0, lever0, n) : 0.0f) +
                   (moves1 ? cc_step_inverse_inertia_along(v, b1, lever1, n) : 0.0f);
@@ -227,7 +256,8 @@ CC_HD void cc_step_clear_body(int b, const cc_step_view* v)
 {
     v->body_force[b] = cc_v3(0.0f, 0.0f, 0.0f);
     v->body_torque[b] = cc_v3(0.0f, 0.0f, 0.0f);
-    if (v->body_spec_count) v->body_spec_count[b] = 0;
+    if (v->body_spec_count)
+        for (int slot = b * CC_SPEC_BINS; slot < (b + 1) * CC_SPEC_BINS; ++slot) cc_speculative_clear_slot(v, slot);
     if (v->integrator != 0) return;
     for (int k = 0; k < CC_IMPLICIT_TERMS; ++k) v->body_implicit[(size_t)b * CC_IMPLICIT_TERMS + k] = 0.0f;
     for (int k = 0; k < CC_TWIST; ++k) v->body_coupling[(size_t)b * CC_TWIST + k] = 0.0f;

@@ -8,20 +8,34 @@
  * With closing speed c along the normal after an unconstrained step
  * (gravity included; the bodies' velocities at the step's start), semi-
  * implicit Euler moves the points c dt closer. Where c dt > d+ = max(d, 0),
- * the row takes the impulse J = (c - d+ / dt) / w along the normal, w being
- * both bodies' inverse inertia along it at the contact point, applied as
- * the force J / dt over the step: the remaining closing speed d+ / dt
- * carries the points exactly onto each other (the arrested fraction is
- * 1 - t for t = d / (c dt), the time of impact as a fraction of the step).
- * A body with k > 1 such rows arrests as a whole: each row takes 1/k of the
- * body's translational share (w from the inverse masses alone), so that
- * the four corners of a box that falls flat arrest it once, and their
- * torques cancel where the rows lie symmetrically. The row's other forces
- * (the contact law, friction, rolling) are left out this step. */
+ * the row must lose D = c - d+ / dt of its closing speed: the remaining
+ * d+ / dt carries the points exactly onto each other (the arrested
+ * fraction is 1 - t for t = d / (c dt), the time of impact as a fraction
+ * of the step). The arrest moves the bodies' centres of mass only: the
+ * impulse D / w along the normal, w the sum of the moving bodies' inverse
+ * masses, applied through each centre of mass as the force over the step.
+ * The contact points' closing speed then drops by exactly D, whatever the
+ * bodies' spins, and no arrest turns a body. Applied at the contact point
+ * with w including the turn, the impulse on a corner of a light body at
+ * tens of m/s spins it up by thousands of rad/s, a turn of radians within
+ * the step that carries its far side through what it struck; leaving the
+ * turn out only takes energy away.
+ *
+ * A body's rows are grouped by the direction in which they push it (the
+ * dominant axis and its sign: a slot). The rows of a slot with k > 1 rows
+ * stop the body as one: they share the largest loss max_i D_i in
+ * proportion to their own D_i (the smaller share of the row's two bodies),
+ * so that the four corners of a box that falls flat arrest it once and the
+ * two ends of a capsule falling along its axis arrest it as its leading end
+ * requires. Rows in different slots (a wall and a floor) arrest
+ * independently; rows in one slot whose normals differ share as if they
+ * were one, and the next step arrests what is left. The sums are in fixed
+ * point, the same in any order. The row's other forces (the contact law,
+ * friction, rolling) are left out this step. */
 #ifndef CC_KERNELS_STEP_SPECULATIVE_H
 #define CC_KERNELS_STEP_SPECULATIVE_H
 
-#include "kernels/step/implicit.h"
+#include "kernels/shapes/bounds.h"
 #include "kernels/step/step_view.h"
 
 /* The closing speed [m/s] of row i's points after an unconstrained step;
@@ -41,22 +55,119 @@ CC_HD int cc_speculative_arrests(const cc_step_view* v, int i, float d, float c)
     return c * v->dt > cc_maxf(d, 0.0f);
 }
 
-/* The arresting force on shape 1's body [N] (shape 0's gets its opposite). */
-CC_HD cc_vec3 cc_speculative_force(const cc_step_view* v, int b0, int b1, int moves0, int moves1, cc_vec3 lever0,
-                                   cc_vec3 lever1, cc_vec3 n, float d, float c)
+/* Where a shape may be during the step: its world AABB grown by how far
+ * its body's turn can carry any of its points, and the velocity of the
+ * box's centre after an unconstrained step. */
+typedef struct cc_shape_sweep {
+    cc_aabb box;
+    cc_vec3 velocity;
+} cc_shape_sweep;
+
+CC_HD cc_shape_sweep cc_speculative_sweep(const cc_step_view* v, int s, int b, int moves)
 {
-    int share = 1;
-    if (moves0 && v->body_spec_count[b0] > share) share = v->body_spec_count[b0];
-    if (moves1 && v->body_spec_count[b1] > share) share = v->body_spec_count[b1];
-    float w;
-    if (share == 1)
-        w = (moves0 ? cc_step_inverse_inertia_along(v, b0, lever0, n) : 0.0f) +
-            (moves1 ? cc_step_inverse_inertia_along(v, b1, lever1, n) : 0.0f);
-    else
-        w = (moves0 ? v->model.body_mass[b0].inv_mass : 0.0f) + (moves1 ? v->model.body_mass[b1].inv_mass : 0.0f);
+    cc_transform xf = v->model.shape_local[s];
+    if (b >= 0) xf = cc_tf_mul(v->pose_in[b], xf);
+    cc_shape_sweep w;
+    w.box = cc_shape_world_aabb(&v->model, s, xf);
+    w.velocity = cc_v3(0.0f, 0.0f, 0.0f);
+    if (!moves) return w;
+    cc_vec3 centre = cc_v3_scale(cc_v3_add(w.box.lower, w.box.upper), 0.5f);
+    cc_vec3 com = cc_tf_point(v->pose_in[b], v->model.body_mass[b].com);
+    float spin = cc_v3_length(v->angular_in[b]);
+    if (spin > 0.0f) {
+        float r = cc_v3_length(cc_v3_sub(centre, com)) + 0.5f * cc_v3_length(cc_v3_sub(w.box.upper, w.box.lower));
+        float turn = spin * r * v->dt;
+        w.box.lower = cc_v3_sub(w.box.lower, cc_v3(turn, turn, turn));
+        w.box.upper = cc_v3_add(w.box.upper, cc_v3(turn, turn, turn));
+    }
+    w.velocity = cc_v3_add(v->linear_in[b], cc_v3_cross(v->angular_in[b], cc_v3_sub(centre, com)));
+    w.velocity = cc_v3_madd(w.velocity, v->model.gravity, v->dt);
+    return w;
+}
+
+/* Whether two shapes' boxes can overlap within the step: b's box swept by
+ * the relative translation over [0, dt] against a's (true when either is
+ * unbounded). A body falling past the edge of a plate is then not stopped
+ * by the plane through their closest points. */
+CC_HD int cc_speculative_sweeps_meet(cc_shape_sweep a, cc_shape_sweep b, float dt)
+{
+    cc_vec3 shift = cc_v3_scale(cc_v3_sub(b.velocity, a.velocity), dt);
+    for (int k = 0; k < 3; ++k) {
+        float lo = cc_v3_get(b.box.lower, k) + cc_minf(cc_v3_get(shift, k), 0.0f);
+        float hi = cc_v3_get(b.box.upper, k) + cc_maxf(cc_v3_get(shift, k), 0.0f);
+        if (lo > cc_v3_get(a.box.upper, k) || hi < cc_v3_get(a.box.lower, k)) return 0;
+    }
+    return 1;
+}
+
+/* Losses are summed in fixed point, 2^-20 m/s; beyond 1e10 m/s (or NaN) a
+ * loss counts as 0. */
+#define CC_SPEC_SPEED_SCALE 1048576.0f
+
+/* The slot of body b's rows that push it along `push`: its direction bin,
+ * the dominant axis and its sign. */
+CC_HD int cc_speculative_slot(int b, cc_vec3 push)
+{
+    float ax = fabsf(push.x), ay = fabsf(push.y), az = fabsf(push.z);
+    int bin = ax >= ay && ax >= az ? (push.x < 0.0f) : ay >= az ? 2 + (push.y < 0.0f) : 4 + (push.z < 0.0f);
+    return b * CC_SPEC_BINS + bin;
+}
+
+/* A slot's sums: of the closing speeds its rows must lose, the sum and the
+ * largest (cc_float_order_bits). */
+#define CC_SPEC_SUM 0
+#define CC_SPEC_LARGEST 1
+
+CC_HD void cc_speculative_clear_slot(const cc_step_view* v, int slot)
+{
+    unsigned long long* sums = &v->body_spec_sums[CC_SPEC_SLOT_SUMS * (size_t)slot];
+    v->body_spec_count[slot] = 0;
+    sums[CC_SPEC_SUM] = 0ull;
+    sums[CC_SPEC_LARGEST] = (unsigned long long)cc_float_order_bits(0.0f);
+}
+
+/* The closing speed [m/s] an arrested row must lose: c - max(d, 0) / dt. */
+CC_HD float cc_speculative_loss(const cc_step_view* v, float d, float c) { return c - cc_maxf(d, 0.0f) / v->dt; }
+
+/* Counts an arrested row in `slot` that must lose closing speed `loss`. */
+CC_HD void cc_speculative_count_row(const cc_step_view* v, int slot, float loss)
+{
+    if (!(loss >= 0.0f && loss < 1.0e10f)) loss = 0.0f;
+    unsigned long long* sums = &v->body_spec_sums[CC_SPEC_SLOT_SUMS * (size_t)slot];
+    cc_atomic_add_i32(&v->body_spec_count[slot], 1);
+    cc_atomic_add_u64(&sums[CC_SPEC_SUM], (unsigned long long)(long long)(loss * CC_SPEC_SPEED_SCALE));
+    cc_atomic_max_u64(&sums[CC_SPEC_LARGEST], (unsigned long long)cc_float_order_bits(loss));
+}
+
+/* The part of its own loss a row of `slot` takes: 1 in a slot of one row,
+ * else the slot's largest loss over their sum. */
+CC_HD float cc_speculative_share(const cc_step_view* v, int slot)
+{
+    if (v->body_spec_count[slot] <= 1) return 1.0f;
+    const unsigned long long* sums = &v->body_spec_sums[CC_SPEC_SLOT_SUMS * (size_t)slot];
+    float sum = (float)(long long)sums[CC_SPEC_SUM] / CC_SPEC_SPEED_SCALE;
+    float largest = cc_float_from_order_bits((uint32_t)sums[CC_SPEC_LARGEST]);
+    return sum > 0.0f ? cc_minf(largest / sum, 1.0f) : 1.0f;
+}
+
+/* The arresting force on shape 1's body [N] (shape 0's gets its opposite),
+ * through the centres of mass: the row's loss times the smaller share of
+ * its two sides, over the sum of the moving bodies' inverse masses,
+ * applied over the step. */
+CC_HD cc_vec3 cc_speculative_force(const cc_step_view* v, int b0, int b1, int moves0, int moves1, cc_vec3 n, float d,
+                                   float c)
+{
+    float w = 0.0f, share = 1.0f;
+    if (moves0) {
+        w += v->model.body_mass[b0].inv_mass;
+        share = cc_minf(share, cc_speculative_share(v, cc_speculative_slot(b0, cc_v3_neg(n))));
+    }
+    if (moves1) {
+        w += v->model.body_mass[b1].inv_mass;
+        share = cc_minf(share, cc_speculative_share(v, cc_speculative_slot(b1, n)));
+    }
     if (!(w > 0.0f)) return cc_v3(0.0f, 0.0f, 0.0f);
-    float impulse = (c - cc_maxf(d, 0.0f) / v->dt) / w;
-    return cc_v3_scale(n, impulse / (v->dt * (float)share));
+    return cc_v3_scale(n, cc_speculative_loss(v, d, c) * share / (w * v->dt));
 }
 
 #endif

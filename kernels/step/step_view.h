@@ -50,6 +50,12 @@ typedef struct cc_step_report_state {
     int steps_over_limit;
 } cc_step_report_state;
 
+/* Direction bins of speculative rows: the dominant axis of the push on the
+ * body, and its sign. */
+#define CC_SPEC_BINS 6
+/* Per slot: the sum and the largest of the losses. */
+#define CC_SPEC_SLOT_SUMS 2
+
 typedef struct cc_step_view {
     cc_model_view model;
     const cc_transform* pose_in;
@@ -89,10 +95,13 @@ typedef struct cc_step_view {
     float* entry_implicit; /* deterministic: (entries x CC_IMPLICIT_TERMS) */
     float* entry_coupling; /* deterministic, when sweeping: (entries x CC_TWIST) */
     cc_step_report_state* report;
-    /* Speculative rows (kernels/step/speculative.h): per body, the rows
-     * arrested this step; NULL when the contacts come from a pipeline
-     * without speculation. */
-    int* body_spec_count;
+    /* Speculative rows (kernels/step/speculative.h): per body and direction
+     * bin (a slot), the rows arrested this step and the sums of the closing
+     * speeds they must lose (in fixed point, so that they are the same in
+     * any order); NULL when the contacts come from a pipeline without
+     * speculation. */
+    int* body_spec_count;               /* (nbody x CC_SPEC_BINS) */
+    unsigned long long* body_spec_sums; /* (nbody x CC_SPEC_BINS x CC_SPEC_SLOT_SUMS) */
 } cc_step_view;
 
 #endif
