@@ -179,13 +179,114 @@ static cc_status cuda_stream_create(cc_stream* out)
 
 static void cuda_stream_destroy(cc_stream stream) { cudaStreamDestroy(cc_cuda_stream(stream)); }
 
+static cc_status cuda_run_schedule_stage(cc_schedule_stage stage, const cc_schedule_view* v, cc_stream stream)
+{
+    return cc_cuda_schedule_stage(stage, v, cc_cuda_stream(stream));
+}
+
+// Conditional nodes (CUDA 12.4 and later): the frame graph of the collision
+// sub-step scheduler runs each collision pass in an IF node whose value a
+// decision kernel sets. The node is appended to the capture by hand; its
+// body is filled afterwards by capturing another stream into it.
+#if CUDART_VERSION >= 12040
+static cc_status cuda_capture_condition(cc_stream stream, unsigned long long* handle)
+{
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    cudaGraph_t graph = nullptr;
+    cc_status s = cc_cuda_status(cudaStreamGetCaptureInfo(cc_cuda_stream(stream), &status, nullptr, &graph),
+                                 "cudaStreamGetCaptureInfo");
+    if (s != CC_OK) return s;
+    if (status != cudaStreamCaptureStatusActive || !graph)
+        return cc_fail(CC_ERR_CUDA, "conditional capture: the stream is not capturing");
+    cudaGraphConditionalHandle h = 0;
+    s = cc_cuda_status(cudaGraphConditionalHandleCreate(&h, graph, 0, 0), "cudaGraphConditionalHandleCreate");
+    *handle = (unsigned long long)h;
+    return s;
+}
+
+static cc_status cuda_capture_if(cc_stream stream, unsigned long long handle, void** body)
+{
+    cudaStream_t st = cc_cuda_stream(stream);
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    cudaGraph_t graph = nullptr;
+    const cudaGraphNode_t* deps = nullptr;
+    size_t count = 0;
+    cudaGraphNodeParams params = {};
+    params.type = cudaGraphNodeTypeConditional;
+    params.conditional.handle = (cudaGraphConditionalHandle)handle;
+    params.conditional.type = cudaGraphCondTypeIf;
+    params.conditional.size = 1;
+    cudaGraphNode_t node = nullptr;
+#if CUDART_VERSION >= 13000
+    const cudaGraphEdgeData* edges = nullptr;
+    cc_status s = cc_cuda_status(cudaStreamGetCaptureInfo(st, &status, nullptr, &graph, &deps, &edges, &count),
+                                 "cudaStreamGetCaptureInfo");
+    if (s == CC_OK)
+        s = cc_cuda_status(cudaGraphAddNode(&node, graph, deps, edges, count, &params), "cudaGraphAddNode (conditional)");
+    if (s == CC_OK)
+        s = cc_cuda_status(cudaStreamUpdateCaptureDependencies(st, &node, nullptr, 1, cudaStreamSetCaptureDependencies),
+                           "cudaStreamUpdateCaptureDependencies");
+#else
+    cc_status s = cc_cuda_status(cudaStreamGetCaptureInfo(st, &status, nullptr, &graph, &deps, &count),
+                                 "cudaStreamGetCaptureInfo");
+    if (s == CC_OK)
+        s = cc_cuda_status(cudaGraphAddNode(&node, graph, deps, count, &params), "cudaGraphAddNode (conditional)");
+    if (s == CC_OK)
+        s = cc_cuda_status(cudaStreamUpdateCaptureDependencies(st, &node, 1, cudaStreamSetCaptureDependencies),
+                           "cudaStreamUpdateCaptureDependencies");
+#endif
+    *body = s == CC_OK ? (void*)params.conditional.phGraph_out[0] : nullptr;
+    return s;
+}
+
+static cc_status cuda_capture_into_begin(cc_stream stream, void* graph)
+{
+    return cc_cuda_status(cudaStreamBeginCaptureToGraph(cc_cuda_stream(stream), (cudaGraph_t)graph, nullptr, nullptr, 0,
+                                                        cudaStreamCaptureModeThreadLocal),
+                          "cudaStreamBeginCaptureToGraph");
+}
+#else
+static cc_status cuda_capture_condition(cc_stream, unsigned long long*)
+{
+    return cc_fail(CC_ERR_UNSUPPORTED, "the collision sub-step scheduler needs CUDA 12.4 or later (conditional graph nodes); this library was built with CUDA %d.%d", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+}
+static cc_status cuda_capture_if(cc_stream, unsigned long long, void**) { return cuda_capture_condition(nullptr, nullptr); }
+static cc_status cuda_capture_into_begin(cc_stream, void*) { return cuda_capture_condition(nullptr, nullptr); }
+#endif
+
+static cc_status cuda_capture_into_end(cc_stream stream)
+{
+    cudaGraph_t graph = nullptr;
+    return cc_cuda_status(cudaStreamEndCapture(cc_cuda_stream(stream), &graph), "cudaStreamEndCapture");
+}
+
+static cc_status cuda_capture_end_graph(cc_stream stream, void** graph)
+{
+    cudaGraph_t g = nullptr;
+    cc_status s = cc_cuda_status(cudaStreamEndCapture(cc_cuda_stream(stream), &g), "cudaStreamEndCapture");
+    *graph = s == CC_OK ? (void*)g : nullptr;
+    return s;
+}
+
+static cc_status cuda_graph_instantiate(void* graph, void** exec)
+{
+    cudaGraphExec_t instance = nullptr;
+    cc_status s = cc_cuda_status(cudaGraphInstantiate(&instance, (cudaGraph_t)graph, 0), "cudaGraphInstantiate");
+    cudaGraphDestroy((cudaGraph_t)graph);
+    *exec = s == CC_OK ? (void*)instance : nullptr;
+    return s;
+}
+
+static void cuda_graph_release(void* graph) { cudaGraphDestroy((cudaGraph_t)graph); }
+
 // In the order of cc_backend's fields (host/backend/backend.h).
 static const cc_backend cuda_backend = {
     "cuda",           cuda_open_device, cuda_activate,      cuda_alloc,        cuda_free,         cuda_upload,
     cuda_download,    cc_cuda_sort_temp_bytes, cc_cuda_select_temp_bytes, cuda_run_stage, cuda_timer_create, cuda_timer_destroy,
     cuda_timer_record, cuda_timer_elapsed, cuda_synchronize, cuda_run_step_stage, cuda_copy_async,
     cuda_capture_begin, cuda_capture_end, cuda_graph_launch, cuda_graph_destroy, cuda_stream_create,
-    cuda_stream_destroy,
+    cuda_stream_destroy, cuda_run_schedule_stage, cuda_capture_condition, cuda_capture_if, cuda_capture_end_graph,
+    cuda_capture_into_begin, cuda_capture_into_end, cuda_graph_instantiate, cuda_graph_release,
 };
 
 extern "C" const cc_backend* cc_backend_cuda(void) { return &cuda_backend; }

@@ -106,5 +106,6 @@ cc_status cc_cuda_mesh_vertex_items(const cc_pass_view* v, int emit, cudaStream_
 cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,
                                  const int* values_in, int* values_out, int n, cudaStream_t s);
 cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStream_t s);
+cc_status cc_cuda_schedule_stage(cc_schedule_stage stage, const cc_schedule_view* v, cudaStream_t s);
 
 #endif

@@ -149,6 +149,7 @@ else
   run memcheck-matching 90 gpu "${cs[@]}" --tool memcheck "$tests/test_capture_matching"
   run memcheck-step 90 gpu "${cs[@]}" --tool memcheck "$tests/test_step_physics" \
     --gtest_filter='*Ballistic*cuda*:*DeterministicStepRepeats*cuda*:*FrameGraphReplay*cuda*'
+  run memcheck-schedule 60 gpu "${cs[@]}" --tool memcheck "$tests/test_frame_schedule" --gtest_filter='*cuda*'
   run initcheck-pipeline 120 gpu "${cs[@]}" --tool initcheck "$tests/test_pipeline_contacts" --gtest_filter='*cuda*'
   run initcheck-mesh 120 gpu "${cs[@]}" --tool initcheck "$tests/test_mesh_contacts" --gtest_filter='*Reduc*cuda*'
   # Shared memory: the SAP axis kernel and CUB's sorts and selections.

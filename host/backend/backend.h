@@ -7,6 +7,7 @@
 
 #include "host/internal.h"
 #include "kernels/pass_view.h"
+#include "kernels/step/schedule.h"
 #include "kernels/step/step_view.h"
 
 #ifdef __cplusplus
@@ -45,7 +46,7 @@ typedef enum cc_stage {
  * solve). */
 typedef enum cc_step_stage {
     CC_STEP_CLEAR,           /* zero the accumulators (and entry keys), open the step's report */
-    CC_STEP_SPECULATIVE,     /* one thread per contact: bodies count their arrested speculative rows */
+    CC_STEP_SPECULATIVE,     /* one thread per contact: bodies sum their arrested speculative rows */
     CC_STEP_CONTACT_FORCES,  /* one thread per contact */
     CC_STEP_SORT_ENTRIES,    /* radix sort of the entry keys */
     CC_STEP_REDUCE,          /* one thread per body, entries in sorted order */
@@ -54,6 +55,12 @@ typedef enum cc_step_stage {
     CC_STEP_REDUCE_COUPLING, /* one thread per body, coupling entries in sorted order */
     CC_STEP_INTEGRATE        /* one thread per body, then the report */
 } cc_step_stage;
+
+/* The collision sub-step scheduler's stages (kernels/step/schedule.h). */
+typedef enum cc_schedule_stage {
+    CC_SCHEDULE_OBSERVE, /* one thread per shape: its speed bound into the running maximum */
+    CC_SCHEDULE_DECIDE   /* one thread: the decision (and, on CUDA, the conditional's value) */
+} cc_schedule_stage;
 
 typedef struct cc_backend {
     const char* name;
@@ -93,6 +100,22 @@ typedef struct cc_backend {
      * default stream (which cannot be captured); NULL on the CPU. */
     cc_status (*stream_create)(cc_stream* out);
     void (*stream_destroy)(cc_stream stream);
+    /* Enqueues one stage of the collision sub-step scheduler. */
+    cc_status (*run_schedule_stage)(cc_schedule_stage stage, const cc_schedule_view* v, cc_stream stream);
+    /* Conditional capture (NULL on the CPU, which branches on the host):
+     * a handle of the graph being captured on `stream`, for a decision
+     * kernel to set; an IF node on that handle appended to the capture,
+     * whose (empty) body graph is returned; ending a capture into a graph
+     * without instantiating it, so that bodies can be filled by capturing
+     * another stream into them; instantiating (which releases the graph);
+     * releasing an uninstantiated graph. */
+    cc_status (*capture_condition)(cc_stream stream, unsigned long long* handle);
+    cc_status (*capture_if)(cc_stream stream, unsigned long long handle, void** body);
+    cc_status (*capture_end_graph)(cc_stream stream, void** graph);
+    cc_status (*capture_into_begin)(cc_stream stream, void* graph);
+    cc_status (*capture_into_end)(cc_stream stream);
+    cc_status (*graph_instantiate)(void* graph, void** exec);
+    void (*graph_release)(void* graph);
 } cc_backend;
 
 const cc_backend* cc_backend_cpu(void);

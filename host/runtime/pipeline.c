@@ -396,7 +396,7 @@ static float smallest_half_extent(const cc_model_view* v, int s)
 }
 
 /* Speculative contacts: each shape's reach and thickness, and the
- * device-side horizon. */
+ * device-side horizon and scheduler's reserve (0: velocity-adapted). */
 static cc_status setup_speculation(cc_pipeline* p)
 {
     float gap_max = p->def.speculative_contact_gap_max;
@@ -407,11 +407,11 @@ static cc_status setup_speculation(cc_pipeline* p)
     if (!thin_host) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_pipeline_create: out of host memory");
     for (int i = 0; i < n; ++i) thin_host[i] = smallest_half_extent(hv, i);
     void *reach = NULL, *horizon = NULL, *thin = NULL, *published = NULL;
-    float zero = 0.0f;
+    float zeros[2] = {0.0f, 0.0f}; /* horizon, reserve */
     cc_status s = pipeline_alloc(p, sizeof(float) * (size_t)n, &reach);
     if (s == CC_OK) s = pipeline_upload(p, thin_host, sizeof(float) * (size_t)n, &thin);
     cc_host_free(thin_host);
-    if (s == CC_OK) s = pipeline_upload(p, &zero, sizeof zero, &horizon);
+    if (s == CC_OK) s = pipeline_upload(p, zeros, sizeof zeros, &horizon);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_speculation_view), &published);
     if (s != CC_OK) return s;
     p->view.spec_published = (cc_speculation_view*)published;
@@ -419,10 +419,12 @@ static cc_status setup_speculation(cc_pipeline* p)
     p->view.spec.shape_reach = (float*)reach;
     p->view.spec.shape_thin = (const float*)thin;
     p->view.spec.horizon = (const float*)horizon;
+    p->view.spec.reserve = (const float*)horizon + 1;
     p->view.spec.gap_max = gap_max;
     p->view.spec.body_mass = p->model->view.body_mass;
     p->view.mesh.shape_reach = (const float*)reach;
     p->horizon = (float*)horizon;
+    p->reserve = (float*)horizon + 1;
     p->info.speculative_contact_gap_max = gap_max;
     return CC_OK;
 }

@@ -21,6 +21,7 @@ struct cc_pipeline {
     double route_seconds[CC_ROUTE_COUNT]; /* CPU profiling */
     cc_pipeline_def def;                  /* as created, deterministic resolved */
     float* horizon;                       /* device: speculation's collision dt; NULL when off */
+    float* reserve;                       /* device: the scheduler's distance reserve during its passes, else 0 */
 };
 
 struct cc_contacts {

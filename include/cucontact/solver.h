@@ -132,6 +132,69 @@ typedef struct cc_frame_graph cc_frame_graph;
 cc_status cc_frame_graph_create(cc_pipeline* pipeline, cc_solver* solver, cc_state* states[2],
                                 int substeps, int collide_every_n, float dt, cc_stream stream,
                                 cc_frame_graph** out);
+/// The collision sub-step scheduler: a frame of `substeps` steps of
+/// frame_dt / substeps that collides at its start and then only when the
+/// observed motion requires it, decided on the device. Before each substep
+/// it observes the largest speed bound v of any colliding shape (|v| + |w| r,
+/// r bounding the shape's points from its body's centre of mass) and counts
+/// two shapes closing at 2v. A collision pass keeps every separated
+/// candidate within the reserve R = the pipeline's
+/// speculative_contact_gap_max, whatever the velocities (outside the
+/// frame, passes keep the velocity-adapted admission), and chooses its
+/// horizon once: the most substeps within R at the estimated speed (the
+/// last observed one plus its last increase), at most collision_dt_max and
+/// never past the frame's end. A new pass runs when that horizon expires or
+/// when the travel since the last pass plus the next substep's estimate
+/// would exceed R; a drop in speed never extends a horizon. On CUDA each
+/// pass sits in a conditional node of the frame's graph (CUDA 12.4+); on
+/// the CPU the same decision code runs and the frame branches on it. It
+/// bounds travel by the speeds observed after each substep: an impulse
+/// within a substep can still cross thin geometry.
+typedef struct cc_frame_schedule_def {
+    float frame_dt;         ///< length of a frame [s], in (0, substeps * CC_STEP_DT_MAX] (1/60)
+    int substeps;           ///< solver steps per frame; even (ping-pong states), 2..4096 (10)
+    /// The longest time between collision passes [s], rounded down to whole
+    /// substeps and capped at the frame: at least one substep. 0 (the
+    /// default): one frame.
+    float collision_dt_max;
+    /// Nonzero (1): on CUDA the frame is one captured graph with a
+    /// conditional node per substep. 0: each launch runs the frame's work
+    /// directly, the host reading every decision (on CUDA a wait per
+    /// substep: for checking a captured schedule against it).
+    int capture;
+    int32_t cookie; ///< set by cc_default_frame_schedule_def; do not touch
+} cc_frame_schedule_def;
+
+cc_frame_schedule_def cc_default_frame_schedule_def(void);
+
+/// A frame graph run by the scheduler. The pipeline must speculate
+/// (speculative_contact_gap_max > 0), since its reserve is what a pass
+/// keeps. The frame starts from and ends in states[0].
+cc_status cc_frame_graph_create_scheduled(cc_pipeline* pipeline, cc_solver* solver, cc_state* states[2],
+                                          const cc_frame_schedule_def* def, cc_stream stream,
+                                          cc_frame_graph** out);
+
+/// What the scheduler did (waits for the device).
+typedef struct cc_frame_schedule {
+    int passes;            ///< collision passes in the last frame
+    /// Nonzero: in the last frame a substep's travel bound (2 v h), or the
+    /// travel since a pass, exceeded the reserve, so shapes may have
+    /// crossed what that pass did not keep. Raise the substep count or
+    /// speculative_contact_gap_max.
+    int interval_overflow;
+    int frames;            ///< frames completed since the graph's creation
+    int overflow_frames;   ///< of which with interval_overflow
+    int limit;             ///< the resolved collision_dt_max, in substeps
+} cc_frame_schedule;
+
+/// The scheduler's record of the last frame. `horizons` (NULL or one per
+/// substep) receives, per substep, the horizon in substeps of the pass run
+/// before it, or 0; `speeds` (NULL or substeps + 1) the speed bound [m/s]
+/// each decision saw, the last at the frame's end. Fails with
+/// CC_ERR_INVALID_STATE for a graph made by cc_frame_graph_create.
+cc_status cc_frame_graph_get_schedule(const cc_frame_graph* graph, cc_frame_schedule* out, int* horizons,
+                                      float* speeds);
+
 /// Replays one frame on `stream` (cudaGraphLaunch on CUDA).
 cc_status cc_frame_graph_launch(cc_frame_graph* graph, cc_stream stream);
 /// The instantiated CUDA graph (cudaGraphExec_t), or NULL on the CPU.

@@ -17,7 +17,9 @@
  * smallest half extents (planes, heightfields and open meshes, which have
  * no thickness, leave it to the other shape). Closer than that, the
  * contact law holds them; farther, the step arrests them
- * (kernels/step/speculative.h). */
+ * (kernels/step/speculative.h). A pass run by the collision sub-step
+ * scheduler serves several substeps at speeds not yet observed, so it keeps
+ * every candidate within its distance reserve (e_max) instead. */
 #ifndef CC_KERNELS_CONTACTS_SPECULATION_H
 #define CC_KERNELS_CONTACTS_SPECULATION_H
 
@@ -32,6 +34,7 @@ typedef struct cc_speculation_view {
     const cc_transform* body_pose;
     const cc_body_mass* body_mass;
     const float* horizon;        /* (1) time until the next collision pass [s] */
+    const float* reserve;        /* (1) distance reserve of a scheduled pass [m]; 0: velocity-adapted */
     float* shape_reach;          /* (nshape) speculative growth of each shape's bounds [m] */
     const float* shape_thin;     /* (nshape) smallest half extent of each shape [m] (3e38: none) */
     float gap_max;               /* e_max [m] */
@@ -45,6 +48,7 @@ CC_HD cc_speculation_view cc_speculation_off(void)
     s.body_pose = 0;
     s.body_mass = 0;
     s.horizon = 0;
+    s.reserve = 0;
     s.shape_reach = 0;
     s.shape_thin = 0;
     s.gap_max = 0.0f;
@@ -59,23 +63,43 @@ CC_HD float cc_speculation_horizon(const cc_speculation_view* s)
     return dt > 0.0f && dt < 3.0e38f ? dt : 0.0f;
 }
 
-/* Reach of a shape whose world bounds are `box` (before growth), on body b:
- * how far any of its points can travel toward another within the horizon,
- * capped at e_max. NaN-free for unbounded boxes (planes). */
-CC_HD float cc_shape_reach(const cc_speculation_view* s, int b, cc_vec3 lower, cc_vec3 upper)
+/* The distance reserve [m] of a pass that the collision sub-step scheduler
+ * runs (kernels/step/schedule.h): every separated candidate within it is
+ * kept whatever the bodies' velocities, since the pass must serve several
+ * substeps. 0 outside such a pass. */
+CC_HD float cc_speculation_reserve(const cc_speculation_view* s)
 {
-    if (!s->linear || b < 0) return 0.0f;
-    float dt = cc_speculation_horizon(s);
-    cc_vec3 w = s->angular[b];
-    float spin = cc_v3_length(w);
-    float speed = cc_v3_length(s->linear[b]);
+    float r = s->reserve ? *s->reserve : 0.0f;
+    return r > 0.0f && r < 3.0e38f ? r : 0.0f;
+}
+
+/* How fast any point of a shape whose world bounds are [lower, upper] can
+ * move [m/s], on a body with centre of mass `com` (world) and velocities
+ * linear and angular: |v| + |w| r, r bounding the points' distance from the
+ * centre of mass. Infinite for a spinning unbounded shape (a plane). */
+CC_HD float cc_shape_speed_bound(cc_vec3 linear, cc_vec3 angular, cc_vec3 com, cc_vec3 lower, cc_vec3 upper)
+{
+    float speed = cc_v3_length(linear);
+    float spin = cc_v3_length(angular);
     if (spin > 0.0f) {
-        cc_vec3 com = cc_tf_point(s->body_pose[b], s->body_mass[b].com);
         cc_vec3 centre = cc_v3_scale(cc_v3_add(lower, upper), 0.5f);
         float r = cc_v3_length(cc_v3_sub(centre, com)) + 0.5f * cc_v3_length(cc_v3_sub(upper, lower));
         speed += spin * r;
     }
-    float travel = speed * dt;
+    return speed;
+}
+
+/* Reach of a shape whose world bounds are `box` (before growth), on moving
+ * body b: how far any of its points can travel toward another within the
+ * horizon, capped at e_max; in a scheduled pass at least the reserve.
+ * NaN-free for unbounded boxes (planes). */
+CC_HD float cc_shape_reach(const cc_speculation_view* s, int b, cc_vec3 lower, cc_vec3 upper)
+{
+    if (!s->linear || b < 0) return 0.0f;
+    cc_vec3 com = cc_tf_point(s->body_pose[b], s->body_mass[b].com);
+    float travel = cc_shape_speed_bound(s->linear[b], s->angular[b], com, lower, upper) * cc_speculation_horizon(s);
+    float reserve = cc_speculation_reserve(s);
+    if (travel < reserve) travel = reserve; /* NaN stays NaN, and takes the cap */
     return travel < s->gap_max ? travel : s->gap_max; /* NaN or inf: the cap */
 }
 
@@ -105,11 +129,11 @@ CC_HD_CALL float cc_closing_travel(const cc_speculation_view* s, int ba, int bb,
 }
 
 /* Whether a point at contact-space distance d beyond the authored gap is
- * kept: d <= min(v dt, e_max). */
+ * kept: d <= min(v dt, e_max), or within a scheduled pass's reserve. */
 CC_HD int cc_speculation_admits(const cc_speculation_view* s, int ba, int bb, cc_vec3 p, cc_vec3 n, float d)
 {
     if (!s || !(d <= s->gap_max)) return 0;
-    return d <= cc_closing_travel(s, ba, bb, p, n);
+    return d <= cc_speculation_reserve(s) || d <= cc_closing_travel(s, ba, bb, p, n);
 }
 
 /* The row's flag: speculation is on and the points of shapes a and b

@@ -175,6 +175,14 @@ static const cc_backend cpu_backend = {
     .graph_destroy = NULL,
     .stream_create = NULL,
     .stream_destroy = NULL,
+    .run_schedule_stage = cc_cpu_run_schedule_stage,
+    .capture_condition = NULL,
+    .capture_if = NULL,
+    .capture_end_graph = NULL,
+    .capture_into_begin = NULL,
+    .capture_into_end = NULL,
+    .graph_instantiate = NULL,
+    .graph_release = NULL,
 };
 
 const cc_backend* cc_backend_cpu(void) { return &cpu_backend; }

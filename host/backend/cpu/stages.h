@@ -44,5 +44,6 @@ void cc_cpu_report(const cc_pass_view* v);
 void cc_cpu_match_save(const cc_pass_view* v);
 
 cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_stream stream);
+cc_status cc_cpu_run_schedule_stage(cc_schedule_stage stage, const cc_schedule_view* v, cc_stream stream);
 
 #endif

@@ -1,5 +1,5 @@
 /* CPU stages of the step: contact forces, their deterministic per-body
- * sums and the integrator. */
+ * sums and the integrator; and the collision sub-step scheduler's. */
 #include "host/backend/cpu/radix_sort.h"
 #include "host/backend/cpu/stages.h"
 #include "kernels/step/force.h"
@@ -43,5 +43,17 @@ cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_s
         cc_step_report_thread(v);
         break;
     }
+    return CC_OK;
+}
+
+/* The collision sub-step scheduler's stages: the decision is left in the
+ * state, where the frame graph reads it to branch. */
+cc_status cc_cpu_run_schedule_stage(cc_schedule_stage stage, const cc_schedule_view* v, cc_stream stream)
+{
+    (void)stream;
+    if (stage == CC_SCHEDULE_OBSERVE)
+        for (int i = 0; i < v->model.shape_count; ++i) cc_schedule_observe_thread(i, v);
+    else
+        cc_schedule_decide_thread(v);
     return CC_OK;
 }
