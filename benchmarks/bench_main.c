@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "benchmarks/scenes.h"
+#include "benchmarks/bullets.h"
 #include "benchmarks/settle.h"
 
 #define MAX_LIST 16
@@ -41,7 +42,8 @@ typedef struct options {
     int deterministic;
     cc_contact_matching matching;
     int no_reduce;
-    double seconds; /* settle: simulated time */
+    double seconds; /* settle and bullets: simulated time */
+    int seconds_given;
 } options;
 
 typedef struct run_result {
@@ -90,18 +92,21 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: cucontact-bench [options]\n"
-            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain, sphere-mesh, settle or all (default all)\n"
+            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain, sphere-mesh, settle, bullets\n"
+            "                        or all (default all)\n"
             "  --device cpu|cuda[:N] backend (default cpu)\n"
             "  --worlds W[,W...]     worlds per scene; a list prints a scaling table\n"
-            "                        (default 64; sap: 1, mesh: 8, terrain: 32, sphere-mesh: 256, settle: 16)\n"
+            "                        (default 64; sap: 1, mesh: 8, terrain: 32, sphere-mesh: 256, settle: 16,\n"
+            "                        bullets: 64)\n"
             "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000,\n"
             "                        terrain and sphere-mesh 16; mesh: 16 primitives on its wavy tile besides its 5 meshes\n"
-            "                        and 3 primitives; settle 40 bodies)\n"
+            "                        and 3 primitives; settle 40 bodies; bullets 12 bodies)\n"
             "  --threads T[,T...]    CPU threads per run (CUCONTACT_CPU_THREADS); a list prints each count's\n"
             "                        speed-up over the first (default: the variable, else every processor)\n"
             "  --broad-phase B       auto, nxn, sap or explicit (default auto)\n"
             "  --repeat R            passes timed per run (default 10)\n"
-            "  --seconds S           settle: simulated seconds with each integrator (default 10)\n"
+            "  --seconds S           settle and bullets: simulated seconds per integrator or mode\n"
+            "                        (default settle 10, bullets 1)\n"
             "  --density D           sap: volume fraction filled by boxes (default 0.1)\n"
             "  --gap G               detection gap of every shape in metres (default 0.01)\n"
             "  --routes              print candidate pairs and ns per pair for each route\n"
@@ -208,6 +213,7 @@ static int parse_options(int argc, char** argv, options* o)
         } else if (!strcmp(a, "--seconds")) {
             i++;
             o->seconds = atof(v);
+            o->seconds_given = 1;
             if (!(o->seconds > 0.0 && o->seconds <= 1000.0)) {
                 fprintf(stderr, "cucontact-bench: --seconds wants a number of seconds in (0, 1000]\n");
                 return 0;
@@ -267,6 +273,7 @@ static int default_shapes(bench_scene s)
     case SCENE_TERRAIN:
     case SCENE_SPHERE_MESH: return 16;
     case SCENE_SETTLE: return 40;
+    case SCENE_BULLETS: return 12;
     default: return 10000;
     }
 }
@@ -704,6 +711,10 @@ int main(int argc, char** argv)
             for (int sj = 0; sj < sn; ++sj) {
                 if (o.cross_check) {
                     failures += !cross_check(&o, scene, wl[wi], sl[sj]);
+                    continue;
+                }
+                if (scene == SCENE_BULLETS) {
+                    failures += bench_bullets(o.device, wl[wi], sl[sj], o.seconds_given ? o.seconds : 1.0);
                     continue;
                 }
                 if (scene == SCENE_SETTLE) {

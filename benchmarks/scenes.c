@@ -33,6 +33,12 @@
  *   each world at spots of its own, so that the narrow phase per sphere is
  *   the cost of one sphere query against a 20,000-triangle mesh, BVH
  *   traversal included, over the whole tile rather than a few cached spots.
+ * bullets: W worlds, each a 1 cm plate (0.3 m square, top at 1 m) over a
+ *   1 cm table (1 m square, top at 0.5 m) over the ground, and N small
+ *   bodies (1 cm spheres, 5 mm capsules, 4 mm thick boxes) above them, half
+ *   over the plate and half over the table beside it, each on a lane of
+ *   its own (up to 16 lanes on each); bullets.c shoots them down at
+ *   20-100 m/s.
  */
 #include "benchmarks/scenes.h"
 
@@ -40,7 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap", "convex", "mesh", "terrain", "sphere-mesh", "settle"};
+static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap", "convex", "mesh", "terrain", "sphere-mesh", "settle",
+                                             "bullets"};
 
 const char* scene_name(bench_scene s) { return names[s]; }
 
@@ -328,6 +335,46 @@ static cc_status build_settle(const scene_params* p, cc_builder* b)
         case 4: s = cc_builder_add_cone(env, body, h, h, &d, NULL); break;
         case 5: s = cc_builder_add_ellipsoid(env, body, (cc_vec3){h, 0.7f * h, 0.5f * h}, &d, NULL); break;
         default: s = cc_builder_add_convex_hull(env, body, hull, (cc_vec3){1.0f, 1.0f, 1.0f}, &d, NULL); break;
+        }
+    }
+    if (s == CC_OK) s = cc_builder_replicate(b, env, p->worlds, NULL);
+    cc_builder_destroy(env);
+    return s;
+}
+
+/* Static slab of half extents (half, half, thickness / 2) whose top is at `top`. */
+static cc_status add_slab(cc_builder* b, float half, float top, const scene_params* p)
+{
+    cc_shape_def d = shape_def(p);
+    d.local.p = (cc_vec3){0.0f, 0.0f, top - 0.5f * BULLETS_THICKNESS};
+    return cc_builder_add_box(b, CC_BODY_WORLD, (cc_vec3){half, half, 0.5f * BULLETS_THICKNESS}, &d, NULL);
+}
+
+static cc_status build_bullets(const scene_params* p, cc_builder* b)
+{
+    CHECK(add_ground(b, p));
+    cc_builder* env;
+    cc_builder_def bd = cc_default_builder_def();
+    CHECK(cc_builder_create(&bd, &env));
+    cc_status s = add_slab(env, BULLETS_PLATE_HALF, BULLETS_PLATE_TOP, p);
+    if (s == CC_OK) s = add_slab(env, BULLETS_TABLE_HALF, BULLETS_TABLE_TOP, p);
+    scene_rng rng = {p->seed ? p->seed : 77u};
+    cc_shape_def d = shape_def(p);
+    for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
+        /* Even: over the plate; odd: over the table beside it. Each on a
+         * lane of its own, 7 cm apart, so that the bodies meet only the
+         * targets (bodies hitting bodies is another matter). */
+        int lane = i / 2, row = lane % 4, column = lane / 4;
+        float x = ((i & 1) ? 0.22f : -0.105f) + 0.07f * (float)row + scene_rng_uniform(&rng, -0.005f, 0.005f);
+        float y = -0.105f + 0.07f * (float)(column % 4) + scene_rng_uniform(&rng, -0.005f, 0.005f);
+        int body;
+        s = dynamic_body(env, (cc_vec3){x, y, BULLETS_PLATE_TOP + 0.3f + 0.05f * (float)i}, (cc_quat){0, 0, 0, 1},
+                         &body);
+        if (s != CC_OK) break;
+        switch (i % 3) {
+        case 0: s = cc_builder_add_sphere(env, body, 0.01f, &d, NULL); break;
+        case 1: s = cc_builder_add_capsule(env, body, 0.005f, 0.02f, &d, NULL); break;
+        default: s = cc_builder_add_box(env, body, (cc_vec3){0.02f, 0.02f, 0.002f}, &d, NULL); break;
         }
     }
     if (s == CC_OK) s = cc_builder_replicate(b, env, p->worlds, NULL);
@@ -750,6 +797,7 @@ cc_status scene_build(bench_scene s, const scene_params* p, cc_builder* b)
     case SCENE_TERRAIN: return build_terrain(p, b);
     case SCENE_SPHERE_MESH: return build_sphere_mesh(p, b);
     case SCENE_SETTLE: return build_settle(p, b);
+    case SCENE_BULLETS: return build_bullets(p, b);
     default: return CC_ERR_INVALID_ARGUMENT;
     }
 }

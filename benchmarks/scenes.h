@@ -16,7 +16,8 @@ typedef enum bench_scene {
     SCENE_MESH,
     SCENE_TERRAIN,
     SCENE_SPHERE_MESH,
-    SCENE_SETTLE, /* a mixed pile dropped on the ground, stepped (settle_main.c) */
+    SCENE_SETTLE, /* a mixed pile dropped on the ground, stepped (settle.c) */
+    SCENE_BULLETS, /* small fast bodies shot at a thin plate and a thin table, stepped (bullets.c) */
     SCENE_COUNT
 } bench_scene;
 
@@ -35,6 +36,16 @@ typedef struct scene_params {
 
 const char* scene_name(bench_scene s);
 int scene_from_name(const char* name, bench_scene* out);
+
+/* The bullets scene's targets: a plate of BULLETS_PLATE_HALF half width
+ * whose top is at BULLETS_PLATE_TOP, over a table of BULLETS_TABLE_HALF
+ * whose top is at BULLETS_TABLE_TOP, both BULLETS_THICKNESS thick, over the
+ * ground; the projectiles start over one or the other. */
+#define BULLETS_PLATE_HALF 0.15f
+#define BULLETS_PLATE_TOP 1.0f
+#define BULLETS_TABLE_HALF 0.5f
+#define BULLETS_TABLE_TOP 0.5f
+#define BULLETS_THICKNESS 0.01f
 
 /* Fills `b` (a fresh builder) with the scene. */
 cc_status scene_build(bench_scene s, const scene_params* p, cc_builder* b);
