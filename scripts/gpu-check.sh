@@ -169,6 +169,9 @@ else
   run graph-replay 90 gpu "$build/benchmarks/graph_replay" --device cuda --worlds 4096 --frames 1000
   run graph-replay-deterministic 90 gpu "$build/benchmarks/graph_replay" --device cuda --worlds 4096 --frames 1000 \
     --deterministic
+  run graph-replay-scheduled 90 gpu "$build/benchmarks/graph_replay" --device cuda --worlds 4096 --frames 1000 \
+    --schedule --collide-every 2
+  run bench-bullets 90 gpu "$bench" --device cuda --scene bullets --worlds 64,1024
 fi
 
 note "phase $phase: $failures failed, $(($(date +%s) - started)) s"
