@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job for a newcomer: install dependencies, build, run
-# cucontact-bench on its seven scenes (contact table, per-stage times,
+# cucontact-bench on every scene (contact table, per-stage times,
 # throughput), then graph_replay (collide + step captured as one frame and
 # replayed). Extra arguments go to the benchmark, e.g. --device cuda.
 set -euo pipefail
