@@ -132,10 +132,9 @@ CC_HD cc_step_row cc_step_row_of(int i, const cc_step_view* v)
  * closest points they were found with then says nothing of the bodies now
  * (a body falling past the edge of a plate, or passing beside another),
  * and its stale points can even seem to overlap. A ghost exerts nothing. */
-CC_HD int cc_step_row_ghost(const cc_step_view* v, int i, const cc_step_row* r)
+CC_HD int cc_step_row_ghost(const cc_step_view* v, const cc_step_row* r)
 {
-    /* Unflagged rows apart exert nothing anyway. */
-    if (!v->body_spec_count || (!v->contacts.speculative[i] && r->d > 0.0f)) return 0;
+    if (!v->body_spec) return 0;
     cc_shape_sweep a = cc_speculative_sweep(v, r->s0, r->b0, r->moves0);
     cc_shape_sweep b = cc_speculative_sweep(v, r->s1, r->b1, r->moves1);
     return !cc_speculative_sweeps_meet(a, b, v->dt);
@@ -145,20 +144,30 @@ CC_HD int cc_step_row_ghost(const cc_step_view* v, int i, const cc_step_row* r)
  * would close past max(d, 0), and it is no ghost. */
 CC_HD int cc_step_row_arrests(const cc_step_view* v, int i, const cc_step_row* r, float c)
 {
-    return cc_speculative_arrests(v, i, r->d, c) && !cc_step_row_ghost(v, i, r);
+    return cc_speculative_arrests(v, i, r->d, c) && !cc_step_row_ghost(v, r);
 }
 
-/* Before the forces: each moving body sums its arrested speculative rows
- * per slot. */
-CC_HD void cc_speculative_count_thread(int i, const cc_step_view* v)
+/* Before the forces, two passes over the arrested speculative rows: each
+ * moving body notes its partners, then adds each row's loss to the group
+ * of its partner. */
+CC_HD void cc_speculative_partners_thread(int i, const cc_step_view* v)
+{
+    if (i >= *v->contacts.count || !v->contacts.speculative[i]) return;
+    cc_step_row r = cc_step_row_of(i, v);
+    if (!cc_step_row_arrests(v, i, &r, cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1))) return;
+    if (r.moves0) cc_speculative_note_partner(v, r.b0, r.moves1 ? r.b1 : -1);
+    if (r.moves1) cc_speculative_note_partner(v, r.b1, r.moves0 ? r.b0 : -1);
+}
+
+CC_HD void cc_speculative_sums_thread(int i, const cc_step_view* v)
 {
     if (i >= *v->contacts.count || !v->contacts.speculative[i]) return;
     cc_step_row r = cc_step_row_of(i, v);
     float closing = cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1);
     if (!cc_step_row_arrests(v, i, &r, closing)) return;
     float loss = cc_speculative_loss(v, r.d, closing);
-    if (r.moves0) cc_speculative_count_row(v, cc_speculative_slot(r.b0, cc_v3_neg(r.n)), loss);
-    if (r.moves1) cc_speculative_count_row(v, cc_speculative_slot(r.b1, r.n), loss);
+    if (r.moves0) cc_speculative_add_loss(v, r.b0, r.moves1 ? r.b1 : -1, loss);
+    if (r.moves1) cc_speculative_add_loss(v, r.b1, r.moves0 ? r.b0 : -1, loss);
 }
 
 CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
@@ -169,7 +178,7 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     cc_vec3 n = r.n, at = r.at, com0 = r.com0, com1 = r.com1, v_rel = r.v_rel;
     float d = r.d;
     float closing = cc_speculative_closing(v, n, v_rel, moves0, moves1);
-    int ghost = cc_step_row_ghost(v, i, &r);
+    int ghost = cc_step_row_ghost(v, &r);
     int arrested = !ghost && cc_speculative_arrests(v, i, d, closing);
 
     cc_vec3 f1;
@@ -256,8 +265,7 @@ CC_HD void cc_step_clear_body(int b, const cc_step_view* v)
 {
     v->body_force[b] = cc_v3(0.0f, 0.0f, 0.0f);
     v->body_torque[b] = cc_v3(0.0f, 0.0f, 0.0f);
-    if (v->body_spec_count)
-        for (int slot = b * CC_SPEC_BINS; slot < (b + 1) * CC_SPEC_BINS; ++slot) cc_speculative_clear_slot(v, slot);
+    if (v->body_spec) cc_speculative_clear_body(v, b);
     if (v->integrator != 0) return;
     for (int k = 0; k < CC_IMPLICIT_TERMS; ++k) v->body_implicit[(size_t)b * CC_IMPLICIT_TERMS + k] = 0.0f;
     for (int k = 0; k < CC_TWIST; ++k) v->body_coupling[(size_t)b * CC_TWIST + k] = 0.0f;

@@ -21,17 +21,21 @@
  * the step that carries its far side through what it struck; leaving the
  * turn out only takes energy away.
  *
- * A body's rows are grouped by the direction in which they push it (the
- * dominant axis and its sign: a slot). The rows of a slot with k > 1 rows
- * stop the body as one: they share the largest loss max_i D_i in
- * proportion to their own D_i (the smaller share of the row's two bodies),
- * so that the four corners of a box that falls flat arrest it once and the
- * two ends of a capsule falling along its axis arrest it as its leading end
- * requires. Rows in different slots (a wall and a floor) arrest
- * independently; rows in one slot whose normals differ share as if they
- * were one, and the next step arrests what is left. The sums are in fixed
- * point, the same in any order. The row's other forces (the contact law,
- * friction, rolling) are left out this step. */
+ * A body's arrested rows against one partner body (the world counting as
+ * one) stop it as one: they share the largest loss max_i D_i in proportion
+ * to their own D_i (the smaller share of the row's two bodies), so that the
+ * four corners of a box that falls flat arrest it once and the two ends of
+ * a capsule falling along its axis arrest it as its leading end requires.
+ * Rows against different partners arrest independently: two bullets that
+ * strike one plate each lose their own closing speed. Each body keeps the
+ * rows against its smallest and its largest partner apart; rows against a
+ * third partner in the same step share with all of the body's rows, which
+ * can only under-arrest them (the next step arrests the rest). Grouping by
+ * partner and not by direction keeps nearly parallel rows together (a
+ * group of rows in different directions under-arrests, as a wedge between
+ * two walls of the world; never over-arrests). The bookkeeping is in fixed
+ * point and extremes, the same in any order. The row's other forces (the
+ * contact law, friction, rolling) are left out this step. */
 #ifndef CC_KERNELS_STEP_SPECULATIVE_H
 #define CC_KERNELS_STEP_SPECULATIVE_H
 
@@ -51,7 +55,7 @@ CC_HD float cc_speculative_closing(const cc_step_view* v, cc_vec3 n, cc_vec3 v_r
 CC_HD int cc_speculative_arrests(const cc_step_view* v, int i, float d, float c)
 {
     const cc_contacts_view* k = &v->contacts;
-    if (!v->body_spec_count || !k->speculative || !k->speculative[i]) return 0;
+    if (!v->body_spec || !k->speculative || !k->speculative[i]) return 0;
     return c * v->dt > cc_maxf(d, 0.0f);
 }
 
@@ -71,17 +75,14 @@ CC_HD cc_shape_sweep cc_speculative_sweep(const cc_step_view* v, int s, int b, i
     w.box = cc_shape_world_aabb(&v->model, s, xf);
     w.velocity = cc_v3(0.0f, 0.0f, 0.0f);
     if (!moves) return w;
-    cc_vec3 centre = cc_v3_scale(cc_v3_add(w.box.lower, w.box.upper), 0.5f);
+    /* The turn moves no point farther than |w| r dt (the centre's own turn
+     * included), so the box grows by that and its centre moves with the
+     * centre of mass. */
     cc_vec3 com = cc_tf_point(v->pose_in[b], v->model.body_mass[b].com);
-    float spin = cc_v3_length(v->angular_in[b]);
-    if (spin > 0.0f) {
-        float r = cc_v3_length(cc_v3_sub(centre, com)) + 0.5f * cc_v3_length(cc_v3_sub(w.box.upper, w.box.lower));
-        float turn = spin * r * v->dt;
-        w.box.lower = cc_v3_sub(w.box.lower, cc_v3(turn, turn, turn));
-        w.box.upper = cc_v3_add(w.box.upper, cc_v3(turn, turn, turn));
-    }
-    w.velocity = cc_v3_add(v->linear_in[b], cc_v3_cross(v->angular_in[b], cc_v3_sub(centre, com)));
-    w.velocity = cc_v3_madd(w.velocity, v->model.gravity, v->dt);
+    float turn = cc_shape_speed_bound(cc_v3(0.0f, 0.0f, 0.0f), v->angular_in[b], com, w.box.lower, w.box.upper) * v->dt;
+    w.box.lower = cc_v3_sub(w.box.lower, cc_v3(turn, turn, turn));
+    w.box.upper = cc_v3_add(w.box.upper, cc_v3(turn, turn, turn));
+    w.velocity = cc_v3_madd(v->linear_in[b], v->model.gravity, v->dt);
     return w;
 }
 
@@ -104,49 +105,81 @@ CC_HD int cc_speculative_sweeps_meet(cc_shape_sweep a, cc_shape_sweep b, float d
  * loss counts as 0. */
 #define CC_SPEC_SPEED_SCALE 1048576.0f
 
-/* The slot of body b's rows that push it along `push`: its direction bin,
- * the dominant axis and its sign. */
-CC_HD int cc_speculative_slot(int b, cc_vec3 push)
-{
-    float ax = fabsf(push.x), ay = fabsf(push.y), az = fabsf(push.z);
-    int bin = ax >= ay && ax >= az ? (push.x < 0.0f) : ay >= az ? 2 + (push.y < 0.0f) : 4 + (push.z < 0.0f);
-    return b * CC_SPEC_BINS + bin;
-}
+/* A body's bookkeeping words: its smallest and largest partner (body + 1,
+ * the world 0), then three groups (rows against the smallest partner,
+ * against the largest, and all rows) of count, loss sum and largest loss
+ * (cc_float_order_bits). */
+#define CC_SPEC_PARTNER_MIN 0
+#define CC_SPEC_PARTNER_MAX 1
+#define CC_SPEC_GROUP_MIN 2
+#define CC_SPEC_GROUP_MAX 5
+#define CC_SPEC_GROUP_ALL 8
+#define CC_SPEC_COUNT 0
+#define CC_SPEC_SUM 1
+#define CC_SPEC_LARGEST 2
 
-/* A slot's sums: of the closing speeds its rows must lose, the sum and the
- * largest (cc_float_order_bits). */
-#define CC_SPEC_SUM 0
-#define CC_SPEC_LARGEST 1
-
-CC_HD void cc_speculative_clear_slot(const cc_step_view* v, int slot)
+CC_HD void cc_speculative_clear_body(const cc_step_view* v, int b)
 {
-    unsigned long long* sums = &v->body_spec_sums[CC_SPEC_SLOT_SUMS * (size_t)slot];
-    v->body_spec_count[slot] = 0;
-    sums[CC_SPEC_SUM] = 0ull;
-    sums[CC_SPEC_LARGEST] = (unsigned long long)cc_float_order_bits(0.0f);
+    unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
+    w[CC_SPEC_PARTNER_MIN] = ~0ull;
+    w[CC_SPEC_PARTNER_MAX] = 0ull;
+    for (int g = CC_SPEC_GROUP_MIN; g <= CC_SPEC_GROUP_ALL; g += 3) {
+        w[g + CC_SPEC_COUNT] = 0ull;
+        w[g + CC_SPEC_SUM] = 0ull;
+        w[g + CC_SPEC_LARGEST] = (unsigned long long)cc_float_order_bits(0.0f);
+    }
 }
 
 /* The closing speed [m/s] an arrested row must lose: c - max(d, 0) / dt. */
 CC_HD float cc_speculative_loss(const cc_step_view* v, float d, float c) { return c - cc_maxf(d, 0.0f) / v->dt; }
 
-/* Counts an arrested row in `slot` that must lose closing speed `loss`. */
-CC_HD void cc_speculative_count_row(const cc_step_view* v, int slot, float loss)
+/* First pass, per arrested row and moving side: the body's partners. */
+CC_HD void cc_speculative_note_partner(const cc_step_view* v, int b, int partner)
 {
-    if (!(loss >= 0.0f && loss < 1.0e10f)) loss = 0.0f;
-    unsigned long long* sums = &v->body_spec_sums[CC_SPEC_SLOT_SUMS * (size_t)slot];
-    cc_atomic_add_i32(&v->body_spec_count[slot], 1);
-    cc_atomic_add_u64(&sums[CC_SPEC_SUM], (unsigned long long)(long long)(loss * CC_SPEC_SPEED_SCALE));
-    cc_atomic_max_u64(&sums[CC_SPEC_LARGEST], (unsigned long long)cc_float_order_bits(loss));
+    unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
+    unsigned long long key = (unsigned long long)(partner + 1);
+    cc_atomic_min_u64(&w[CC_SPEC_PARTNER_MIN], key);
+    cc_atomic_max_u64(&w[CC_SPEC_PARTNER_MAX], key);
 }
 
-/* The part of its own loss a row of `slot` takes: 1 in a slot of one row,
- * else the slot's largest loss over their sum. */
-CC_HD float cc_speculative_share(const cc_step_view* v, int slot)
+/* The group of body b that its rows against `partner` share (a body that
+ * does not move, and the world, are partner -1). */
+CC_HD int cc_speculative_group(const cc_step_view* v, int b, int partner)
 {
-    if (v->body_spec_count[slot] <= 1) return 1.0f;
-    const unsigned long long* sums = &v->body_spec_sums[CC_SPEC_SLOT_SUMS * (size_t)slot];
-    float sum = (float)(long long)sums[CC_SPEC_SUM] / CC_SPEC_SPEED_SCALE;
-    float largest = cc_float_from_order_bits((uint32_t)sums[CC_SPEC_LARGEST]);
+    const unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
+    unsigned long long key = (unsigned long long)(partner + 1);
+    if (key == w[CC_SPEC_PARTNER_MIN]) return CC_SPEC_GROUP_MIN;
+    if (key == w[CC_SPEC_PARTNER_MAX]) return CC_SPEC_GROUP_MAX;
+    return CC_SPEC_GROUP_ALL;
+}
+
+/* Second pass, per arrested row and moving side: its loss into its group
+ * and into all rows. */
+CC_HD void cc_speculative_add_loss(const cc_step_view* v, int b, int partner, float loss)
+{
+    if (!(loss >= 0.0f && loss < 1.0e10f)) loss = 0.0f;
+    unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
+    unsigned long long fixed = (unsigned long long)(long long)(loss * CC_SPEC_SPEED_SCALE);
+    unsigned long long bits = (unsigned long long)cc_float_order_bits(loss);
+    int group = cc_speculative_group(v, b, partner);
+    int groups[2] = {group, CC_SPEC_GROUP_ALL};
+    for (int k = 0; k < (group == CC_SPEC_GROUP_ALL ? 1 : 2); ++k) {
+        unsigned long long* g = &w[groups[k]];
+        cc_atomic_add_u64(&g[CC_SPEC_COUNT], 1ull);
+        cc_atomic_add_u64(&g[CC_SPEC_SUM], fixed);
+        cc_atomic_max_u64(&g[CC_SPEC_LARGEST], bits);
+    }
+}
+
+/* The part of its own loss a row of body b against `partner` takes: 1 when
+ * it is its group's only row, else the group's largest loss over their
+ * sum. */
+CC_HD float cc_speculative_share(const cc_step_view* v, int b, int partner)
+{
+    const unsigned long long* g = &v->body_spec[CC_SPEC_WORDS * (size_t)b + cc_speculative_group(v, b, partner)];
+    if (g[CC_SPEC_COUNT] <= 1ull) return 1.0f;
+    float sum = (float)(long long)g[CC_SPEC_SUM] / CC_SPEC_SPEED_SCALE;
+    float largest = cc_float_from_order_bits((uint32_t)g[CC_SPEC_LARGEST]);
     return sum > 0.0f ? cc_minf(largest / sum, 1.0f) : 1.0f;
 }
 
@@ -160,11 +193,11 @@ CC_HD cc_vec3 cc_speculative_force(const cc_step_view* v, int b0, int b1, int mo
     float w = 0.0f, share = 1.0f;
     if (moves0) {
         w += v->model.body_mass[b0].inv_mass;
-        share = cc_minf(share, cc_speculative_share(v, cc_speculative_slot(b0, cc_v3_neg(n))));
+        share = cc_minf(share, cc_speculative_share(v, b0, moves1 ? b1 : -1));
     }
     if (moves1) {
         w += v->model.body_mass[b1].inv_mass;
-        share = cc_minf(share, cc_speculative_share(v, cc_speculative_slot(b1, n)));
+        share = cc_minf(share, cc_speculative_share(v, b1, moves0 ? b0 : -1));
     }
     if (!(w > 0.0f)) return cc_v3(0.0f, 0.0f, 0.0f);
     return cc_v3_scale(n, cc_speculative_loss(v, d, c) * share / (w * v->dt));

@@ -50,11 +50,11 @@ typedef struct cc_step_report_state {
     int steps_over_limit;
 } cc_step_report_state;
 
-/* Direction bins of speculative rows: the dominant axis of the push on the
- * body, and its sign. */
-#define CC_SPEC_BINS 6
-/* Per slot: the sum and the largest of the losses. */
-#define CC_SPEC_SLOT_SUMS 2
+/* Words per body of the speculative arrests' bookkeeping
+ * (kernels/step/speculative.h): the smallest and largest partner body, and
+ * for the rows against each of them and for all rows: count, sum and
+ * largest of the losses. */
+#define CC_SPEC_WORDS 11
 
 typedef struct cc_step_view {
     cc_model_view model;
@@ -95,13 +95,11 @@ typedef struct cc_step_view {
     float* entry_implicit; /* deterministic: (entries x CC_IMPLICIT_TERMS) */
     float* entry_coupling; /* deterministic, when sweeping: (entries x CC_TWIST) */
     cc_step_report_state* report;
-    /* Speculative rows (kernels/step/speculative.h): per body and direction
-     * bin (a slot), the rows arrested this step and the sums of the closing
-     * speeds they must lose (in fixed point, so that they are the same in
-     * any order); NULL when the contacts come from a pipeline without
+    /* Speculative rows (kernels/step/speculative.h): per body, what its
+     * arrested rows ask of it (fixed point and extremes, the same in any
+     * order); NULL when the contacts come from a pipeline without
      * speculation. */
-    int* body_spec_count;               /* (nbody x CC_SPEC_BINS) */
-    unsigned long long* body_spec_sums; /* (nbody x CC_SPEC_BINS x CC_SPEC_SLOT_SUMS) */
+    unsigned long long* body_spec; /* (nbody x CC_SPEC_WORDS) */
 } cc_step_view;
 
 #endif
