@@ -150,15 +150,30 @@ static cc_status cuda_capture_begin(cc_stream stream)
                       "cudaStreamBeginCapture");
 }
 
+static cc_status cuda_capture_end_graph(cc_stream stream, void** graph)
+{
+    cudaGraph_t g = nullptr;
+    cc_status s = cc_cuda_status(cudaStreamEndCapture(cc_cuda_stream(stream), &g), "cudaStreamEndCapture");
+    *graph = s == CC_OK ? (void*)g : nullptr;
+    return s;
+}
+
+static cc_status cuda_graph_instantiate(void* graph, void** exec)
+{
+    cudaGraphExec_t instance = nullptr;
+    cc_status s = cc_cuda_status(cudaGraphInstantiate(&instance, (cudaGraph_t)graph, 0), "cudaGraphInstantiate");
+    cudaGraphDestroy((cudaGraph_t)graph);
+    *exec = s == CC_OK ? (void*)instance : nullptr;
+    return s;
+}
+
+static void cuda_graph_release(void* graph) { cudaGraphDestroy((cudaGraph_t)graph); }
+
 static cc_status cuda_capture_end(cc_stream stream, void** exec)
 {
-    cudaGraph_t graph = nullptr;
-    cc_status s = cc_cuda_status(cudaStreamEndCapture(cc_cuda_stream(stream), &graph), "cudaStreamEndCapture");
-    if (s != CC_OK) return s;
-    cudaGraphExec_t instance = nullptr;
-    s = cc_cuda_status(cudaGraphInstantiate(&instance, graph, 0), "cudaGraphInstantiate");
-    cudaGraphDestroy(graph);
-    *exec = s == CC_OK ? (void*)instance : nullptr;
+    void* graph = nullptr;
+    cc_status s = cuda_capture_end_graph(stream, &graph);
+    if (s == CC_OK) s = cuda_graph_instantiate(graph, exec);
     return s;
 }
 
@@ -256,28 +271,10 @@ static cc_status cuda_capture_into_begin(cc_stream, void*) { return cuda_capture
 
 static cc_status cuda_capture_into_end(cc_stream stream)
 {
-    cudaGraph_t graph = nullptr;
-    return cc_cuda_status(cudaStreamEndCapture(cc_cuda_stream(stream), &graph), "cudaStreamEndCapture");
+    void* graph = nullptr; /* the body graph itself, owned by its node */
+    return cuda_capture_end_graph(stream, &graph);
 }
 
-static cc_status cuda_capture_end_graph(cc_stream stream, void** graph)
-{
-    cudaGraph_t g = nullptr;
-    cc_status s = cc_cuda_status(cudaStreamEndCapture(cc_cuda_stream(stream), &g), "cudaStreamEndCapture");
-    *graph = s == CC_OK ? (void*)g : nullptr;
-    return s;
-}
-
-static cc_status cuda_graph_instantiate(void* graph, void** exec)
-{
-    cudaGraphExec_t instance = nullptr;
-    cc_status s = cc_cuda_status(cudaGraphInstantiate(&instance, (cudaGraph_t)graph, 0), "cudaGraphInstantiate");
-    cudaGraphDestroy((cudaGraph_t)graph);
-    *exec = s == CC_OK ? (void*)instance : nullptr;
-    return s;
-}
-
-static void cuda_graph_release(void* graph) { cudaGraphDestroy((cudaGraph_t)graph); }
 
 // In the order of cc_backend's fields (host/backend/backend.h).
 static const cc_backend cuda_backend = {

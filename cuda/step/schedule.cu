@@ -11,9 +11,10 @@ __global__ void cc_schedule_observe_kernel(const __grid_constant__ cc_schedule_v
 
 __global__ void cc_schedule_decide_kernel(const __grid_constant__ cc_schedule_view v)
 {
-    if (blockIdx.x != 0 || threadIdx.x != 0) return;
     cc_schedule_decide_thread(&v);
+#if CUDART_VERSION >= 12040 /* conditional nodes; older toolkits never capture one (cuda/backend.cu) */
     if (v.condition) cudaGraphSetConditional((cudaGraphConditionalHandle)v.condition, v.state->collide ? 1u : 0u);
+#endif
 }
 
 cc_status cc_cuda_schedule_stage(cc_schedule_stage stage, const cc_schedule_view* v, cudaStream_t s)
@@ -21,5 +22,5 @@ cc_status cc_cuda_schedule_stage(cc_schedule_stage stage, const cc_schedule_view
     if (stage == CC_SCHEDULE_OBSERVE)
         return cc_launch("scheduler observe kernel", cc_schedule_observe_kernel, cc_grid_for(v->model.shape_count), s,
                          *v);
-    return cc_launch_block("scheduler decide kernel", cc_schedule_decide_kernel, 1, 32, s, *v);
+    return cc_launch_block("scheduler decide kernel", cc_schedule_decide_kernel, 1, 1, s, *v);
 }

@@ -169,7 +169,13 @@ cc_frame_schedule_def cc_default_frame_schedule_def(void);
 
 /// A frame graph run by the scheduler. The pipeline must speculate
 /// (speculative_contact_gap_max > 0), since its reserve is what a pass
-/// keeps. The frame starts from and ends in states[0].
+/// keeps. The frame starts from and ends in states[0]. Its passes write the
+/// pipeline's collision dt: after a frame it holds the last pass's horizon,
+/// so set it again (cc_pipeline_set_collision_dt) before colliding
+/// directly; run a pipeline's frame graphs one after another on one
+/// stream. On CUDA the graph holds a conditional node with a whole
+/// captured pass for every substep, so its size and capture time grow with
+/// the substep count.
 cc_status cc_frame_graph_create_scheduled(cc_pipeline* pipeline, cc_solver* solver, cc_state* states[2],
                                           const cc_frame_schedule_def* def, cc_stream stream,
                                           cc_frame_graph** out);

@@ -26,8 +26,8 @@
 #include "kernels/shapes/bounds.h"
 
 /* The observed maximum before any shape reports: speed 0 (no moving
- * shape collides), cc_float_order_bits(0.0f). */
-#define CC_SCHEDULE_NOTHING_OBSERVED 0x80000000ull
+ * shape collides). */
+CC_HD unsigned long long cc_schedule_nothing_observed(void) { return (unsigned long long)cc_float_order_bits(0.0f); }
 
 /* The scheduler's device state, kept across frames. */
 typedef struct cc_schedule_state {
@@ -87,9 +87,10 @@ CC_HD int cc_schedule_decide(cc_schedule_state* s, int k, int substeps, int limi
         s->passes = 0;
         s->overflow = 0;
     } else {
-        float moved = 2.0f * v * h;
-        s->travel += moved;
-        if (moved > reserve || s->travel > reserve) s->overflow = 1;
+        /* The substep just taken; its travel alone beyond the reserve is
+         * the travel since the pass beyond it too. */
+        s->travel += 2.0f * v * h;
+        if (s->travel > reserve) s->overflow = 1;
     }
     s->collide = 0;
     if (k >= substeps) {
@@ -118,7 +119,7 @@ CC_HD void cc_schedule_decide_thread(const cc_schedule_view* v)
 {
     cc_schedule_state* s = v->state;
     float speed = cc_float_from_order_bits((uint32_t)s->observed);
-    s->observed = CC_SCHEDULE_NOTHING_OBSERVED;
+    s->observed = cc_schedule_nothing_observed();
     int k = v->substep;
     int horizon = cc_schedule_decide(s, k, v->substeps, v->limit, v->substep_dt, v->reserve, speed);
     v->speed_log[k] = speed;

@@ -38,7 +38,7 @@ cc_schedule_state fresh_state()
 {
     cc_schedule_state s;
     std::memset(&s, 0, sizeof s);
-    s.observed = CC_SCHEDULE_NOTHING_OBSERVED;
+    s.observed = cc_schedule_nothing_observed();
     s.speed = -1.0f;
     return s;
 }
@@ -219,6 +219,36 @@ TEST_P(FrameSchedule, TheObservedSpeedBoundsEveryPointOfTheShapes)
     }
 }
 
+TEST_P(FrameSchedule, ShapesThatNeverCollideAndStaticBodiesAreNotObserved)
+{
+    // A fast body whose only shape has collisions off, and a static body
+    // given a velocity, leave the observed speed at the resting sphere's 0.
+    Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+    cc_shape_def sd = cc_default_shape_def();
+    CC_ASSERT_OK(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0.0f, 0.0f, &sd, nullptr));
+    int ball = add_body(b.get(), {0.0f, 0.0f, 0.5f});
+    CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.1f, &sd, nullptr));
+    int ghost = add_body(b.get(), {2.0f, 0.0f, 0.5f});
+    cc_shape_def off = sd;
+    off.has_shape_collision = 0;
+    CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ghost, 0.1f, &off, nullptr));
+    int fixed = add_body(b.get(), {-2.0f, 0.0f, 0.5f}, {0, 0, 0, 1}, 1);
+    CC_ASSERT_OK(cc_builder_add_box(b.get(), fixed, {0.1f, 0.1f, 0.1f}, &sd, nullptr));
+    Sim sim;
+    cc_pipeline_def pd = speculating(1.0f);
+    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+    sim.set_velocity(ghost, {0.0f, 0.0f, 50.0f}, {0.0f, 30.0f, 0.0f});
+    sim.set_velocity(fixed, {0.0f, 0.0f, 50.0f});
+    FrameGraph g = schedule(sim, frame_def(1.0f / 60.0f, 4));
+    ASSERT_TRUE(g);
+    CC_ASSERT_OK(cc_frame_graph_launch(g.get(), nullptr));
+    cc_frame_schedule rec;
+    float speeds[5];
+    CC_ASSERT_OK(cc_frame_graph_get_schedule(g.get(), &rec, nullptr, speeds));
+    for (float v : speeds) EXPECT_EQ(v, 0.0f);
+    EXPECT_EQ(rec.passes, 1);
+}
+
 // A 1 cm sphere 1 m above the top of a 1 cm plate, closing at 100 m/s.
 bool bullet(Sim& sim, cc_device dev, const cc_pipeline_def& pd, int* ball)
 {
@@ -314,6 +344,10 @@ TEST_P(FrameSchedule, TheCapturedScheduleEqualsTheDirectOneToTheBit)
     d.capture = 0;
     FrameGraph b = schedule(direct, d);
     ASSERT_TRUE(a && b);
+    // On CUDA one is a graph with conditional nodes and the other reads
+    // each decision on the host; on the CPU both branch on the host.
+    EXPECT_EQ(cc_frame_graph_exec(a.get()) != nullptr, GetParam() == CC_DEVICE_CUDA);
+    EXPECT_EQ(cc_frame_graph_exec(b.get()), nullptr);
     int passes_a = 0, passes_b = 0;
     for (int f = 0; f < 40; ++f) {
         CC_ASSERT_OK(cc_frame_graph_launch(a.get(), nullptr));
@@ -334,6 +368,30 @@ TEST_P(FrameSchedule, TheCapturedScheduleEqualsTheDirectOneToTheBit)
     EXPECT_EQ(0, std::memcmp(sa.data(), sb.data(), sa.size() * sizeof(float)));
     float z = captured.pose(ball).p.z;
     EXPECT_GT(z, 0.24f) << "the sphere rests on the box under it (top at 0.2 m), not in it";
+}
+
+TEST_P(FrameSchedule, TheLimitIsWholeSubstepsAndAtMostAFrame)
+{
+    // 10 substeps of 1/600 s: 1/120 s is 5 of them (though 1/120 over 1/600
+    // rounds below 5 in float), 2.9 substeps are 2, a limit past the frame
+    // or none is the frame. Before any launch the record is empty.
+    Sim sim;
+    int ball = -1;
+    ASSERT_TRUE(sphere_over_plane(sim, device(), speculating(1.0f), 0.5f, &ball));
+    struct Case {
+        float limit;
+        int substeps;
+    } cases[] = {{1.0f / 120.0f, 5}, {2.9f / 600.0f, 2}, {1.0f / 600.0f, 1}, {1.0f, 10}, {0.0f, 10}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.limit);
+        FrameGraph g = schedule(sim, frame_def(1.0f / 60.0f, 10, c.limit));
+        ASSERT_TRUE(g);
+        cc_frame_schedule rec;
+        CC_ASSERT_OK(cc_frame_graph_get_schedule(g.get(), &rec, nullptr, nullptr));
+        EXPECT_EQ(rec.limit, c.substeps);
+        EXPECT_EQ(rec.frames, 0);
+        EXPECT_EQ(rec.passes, 0);
+    }
 }
 
 TEST_P(FrameSchedule, BadSettingsAreRejectedAndCreateNothing)
