@@ -37,8 +37,8 @@
  *   1 cm table (1 m square, top at 0.5 m) over the ground, and N small
  *   bodies (1 cm spheres, 5 mm capsules, 4 mm thick boxes) above them, half
  *   over the plate and half over the table beside it, each on a lane of
- *   its own (up to 16 lanes on each); bullets.c shoots them down at
- *   20-100 m/s.
+ *   its own (16 lanes over each; beyond 32 bodies, bodies share lanes);
+ *   bullets.c shoots them down at 20-100 m/s.
  */
 #include "benchmarks/scenes.h"
 
