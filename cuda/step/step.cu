@@ -14,21 +14,12 @@ __global__ void cc_step_clear_kernel(const __grid_constant__ cc_step_view v)
     if (blockIdx.x == 0 && threadIdx.x == 0) cc_step_open_report(&v);
 }
 
-__global__ void cc_speculative_partners_kernel(const __grid_constant__ cc_step_view v)
+__global__ void cc_speculative_rows_kernel(const __grid_constant__ cc_step_view v)
 {
     CC_GRID_STRIDE_LOOP(i, v.contacts.capacity)
     {
         if (i >= *v.contacts.count) return;
-        cc_speculative_partners_thread((int)i, &v);
-    }
-}
-
-__global__ void cc_speculative_sums_kernel(const __grid_constant__ cc_step_view v)
-{
-    CC_GRID_STRIDE_LOOP(i, v.contacts.capacity)
-    {
-        if (i >= *v.contacts.count) return;
-        cc_speculative_sums_thread((int)i, &v);
+        cc_speculative_rows_thread((int)i, &v);
     }
 }
 
@@ -86,9 +77,7 @@ cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStr
         return cc_launch("step clear kernel", cc_step_clear_kernel, cc_grid_for(items), s, *v);
     }
     case CC_STEP_SPECULATIVE:
-        return cc_launch("speculative partners kernel", cc_speculative_partners_kernel, contact_grid, s, *v);
-    case CC_STEP_SPECULATIVE_SUMS:
-        return cc_launch("speculative sums kernel", cc_speculative_sums_kernel, contact_grid, s, *v);
+        return cc_launch("speculative rows kernel", cc_speculative_rows_kernel, contact_grid, s, *v);
     case CC_STEP_CONTACT_FORCES:
         return cc_launch("contact force kernel", cc_contact_force_kernel, contact_grid, s, *v);
     case CC_STEP_SORT_ENTRIES:

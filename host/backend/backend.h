@@ -46,8 +46,7 @@ typedef enum cc_stage {
  * solve). */
 typedef enum cc_step_stage {
     CC_STEP_CLEAR,           /* zero the accumulators (and entry keys), open the step's report */
-    CC_STEP_SPECULATIVE,     /* one thread per contact: each body's partners in arrested speculative rows */
-    CC_STEP_SPECULATIVE_SUMS, /* one thread per contact: the losses those rows ask of each body */
+    CC_STEP_SPECULATIVE,     /* one thread per contact: which speculative rows arrest, and what they ask of each body */
     CC_STEP_CONTACT_FORCES,  /* one thread per contact */
     CC_STEP_SORT_ENTRIES,    /* radix sort of the entry keys */
     CC_STEP_REDUCE,          /* one thread per body, entries in sorted order */

@@ -152,6 +152,7 @@ cc_status cc_frame_graph_create_scheduled(cc_pipeline* pipeline, cc_solver* solv
     g->scheduled = 1;
     g->capture = d.capture != 0;
     g->substeps = d.substeps;
+    g->collide_every_n = 1; /* unused by scheduled frames; never 0 */
     g->dt = h;
     cc_schedule_view* v = &g->schedule;
     v->model = pipeline->model->view;

@@ -55,7 +55,8 @@ static size_t solver_layout(cc_step_view* v, const solver_sizes* z, char* base)
     CC_PLACE(contact_coupling, cc_contact_coupling, (size_t)z->coupling * z->contacts)
     CC_PLACE(entry_coupling, float, (size_t)z->entry_coupling * z->entries * CC_TWIST)
     CC_PLACE(report, cc_step_report_state, 1)
-    CC_PLACE(body_spec, unsigned long long, (size_t)z->bodies * CC_SPEC_WORDS)
+    CC_PLACE(body_spec, unsigned long long, (size_t)z->bodies * CC_SPEC_SLOTS * CC_SPEC_SLOT_WORDS)
+    CC_PLACE(row_spec_loss, float, z->contacts)
 #undef CC_PLACE
     v->sort_temp = base ? (void*)(base + off) : NULL;
     off += align16(z->sort_bytes);
@@ -178,11 +179,11 @@ cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_cont
     /* Only contacts of a speculating pipeline have speculative rows. */
     if (!contacts || !contacts->speculative) {
         v.body_spec = NULL;
+        v.row_spec_loss = NULL;
     }
     cc_status st = be->run_step_stage(CC_STEP_CLEAR, &v, stream);
     if (st == CC_OK && contacts) {
         if (v.body_spec) st = be->run_step_stage(CC_STEP_SPECULATIVE, &v, stream);
-        if (st == CC_OK && v.body_spec) st = be->run_step_stage(CC_STEP_SPECULATIVE_SUMS, &v, stream);
         if (st == CC_OK) st = be->run_step_stage(CC_STEP_CONTACT_FORCES, &v, stream);
         if (st == CC_OK && v.deterministic) st = be->run_step_stage(CC_STEP_SORT_ENTRIES, &v, stream);
         if (st == CC_OK && v.deterministic) st = be->run_step_stage(CC_STEP_REDUCE, &v, stream);

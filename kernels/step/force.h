@@ -101,6 +101,7 @@ CC_HD void cc_step_note_limit(const cc_step_view* v, const cc_contact_rates* r, 
 typedef struct cc_step_row {
     int s0, s1, b0, b1, moves0, moves1;
     cc_vec3 n, at, com0, com1, v_rel;
+    cc_vec3 slip; /* shape 1's point from shape 0's, across the normal [m] */
     float d;
 } cc_step_row;
 
@@ -116,6 +117,7 @@ CC_HD cc_step_row cc_step_row_of(int i, const cc_step_view* v)
     cc_vec3 p0 = cc_v3_madd(cc_tf_point(x0, c->point0[i]), r.n, c->thickness0[i]);
     cc_vec3 p1 = cc_v3_madd(cc_tf_point(x1, c->point1[i]), r.n, -c->thickness1[i]);
     r.d = cc_v3_dot(r.n, cc_v3_sub(p1, p0));
+    r.slip = cc_v3_madd(cc_v3_sub(p1, p0), r.n, -r.d);
     r.at = cc_v3_scale(cc_v3_add(p0, p1), 0.5f);
     r.com0 = r.b0 >= 0 ? cc_tf_point(x0, v->model.body_mass[r.b0].com) : r.at;
     r.com1 = r.b1 >= 0 ? cc_tf_point(x1, v->model.body_mass[r.b1].com) : r.at;
@@ -140,6 +142,15 @@ CC_HD int cc_step_row_ghost(const cc_step_view* v, const cc_step_row* r)
     return !cc_speculative_sweeps_meet(a, b, v->dt);
 }
 
+/* The same for a row the contact law would hold: its points still facing
+ * each other (within 0.1 mm across the normal, as every row of a pass at
+ * these poses does) make it no ghost, and the sweep is spent on rows the
+ * bodies have moved along. */
+CC_HD int cc_step_law_row_ghost(const cc_step_view* v, const cc_step_row* r)
+{
+    return cc_v3_dot(r->slip, r->slip) > 1.0e-8f && cc_step_row_ghost(v, r);
+}
+
 /* Whether the row is arrested this step (closing speed c): its points
  * would close past max(d, 0), and it is no ghost. */
 CC_HD int cc_step_row_arrests(const cc_step_view* v, int i, const cc_step_row* r, float c)
@@ -147,27 +158,25 @@ CC_HD int cc_step_row_arrests(const cc_step_view* v, int i, const cc_step_row* r
     return cc_speculative_arrests(v, i, r->d, c) && !cc_step_row_ghost(v, r);
 }
 
-/* Before the forces, two passes over the arrested speculative rows: each
- * moving body notes its partners, then adds each row's loss to the group
- * of its partner. */
-CC_HD void cc_speculative_partners_thread(int i, const cc_step_view* v)
+/* Before the forces, per speculative row: whether it arrests (its points
+ * close past max(d, 0), it is no ghost, and its centres of mass close),
+ * and its loss into its bodies' slots; other rows are marked not
+ * arrested. */
+CC_HD void cc_speculative_rows_thread(int i, const cc_step_view* v)
 {
-    if (i >= *v->contacts.count || !v->contacts.speculative[i]) return;
-    cc_step_row r = cc_step_row_of(i, v);
-    if (!cc_step_row_arrests(v, i, &r, cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1))) return;
-    if (r.moves0) cc_speculative_note_partner(v, r.b0, r.moves1 ? r.b1 : -1);
-    if (r.moves1) cc_speculative_note_partner(v, r.b1, r.moves0 ? r.b0 : -1);
-}
-
-CC_HD void cc_speculative_sums_thread(int i, const cc_step_view* v)
-{
-    if (i >= *v->contacts.count || !v->contacts.speculative[i]) return;
+    if (i >= *v->contacts.count) return;
+    v->row_spec_loss[i] = -1.0f;
+    if (!v->contacts.speculative[i]) return;
     cc_step_row r = cc_step_row_of(i, v);
     float closing = cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1);
     if (!cc_step_row_arrests(v, i, &r, closing)) return;
-    float loss = cc_speculative_loss(v, r.d, closing);
-    if (r.moves0) cc_speculative_add_loss(v, r.b0, r.moves1 ? r.b1 : -1, loss);
-    if (r.moves1) cc_speculative_add_loss(v, r.b1, r.moves0 ? r.b0 : -1, loss);
+    cc_vec3 v_com = cc_v3_sub(r.moves1 ? v->linear_in[r.b1] : cc_v3(0.0f, 0.0f, 0.0f),
+                              r.moves0 ? v->linear_in[r.b0] : cc_v3(0.0f, 0.0f, 0.0f));
+    float loss = cc_speculative_loss(v, r.d, closing, cc_speculative_closing(v, r.n, v_com, r.moves0, r.moves1));
+    if (!(loss > 0.0f)) return; /* closing by a spin alone: the contact law's */
+    v->row_spec_loss[i] = loss;
+    if (r.moves0) cc_speculative_add_loss(v, r.b0, r.moves1 ? r.b1 : -1, cc_v3_neg(r.n), loss);
+    if (r.moves1) cc_speculative_add_loss(v, r.b1, r.moves0 ? r.b0 : -1, r.n, loss);
 }
 
 CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
@@ -177,15 +186,15 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     int s0 = r.s0, s1 = r.s1, b0 = r.b0, b1 = r.b1, moves0 = r.moves0, moves1 = r.moves1;
     cc_vec3 n = r.n, at = r.at, com0 = r.com0, com1 = r.com1, v_rel = r.v_rel;
     float d = r.d;
-    float closing = cc_speculative_closing(v, n, v_rel, moves0, moves1);
-    int ghost = cc_step_row_ghost(v, &r);
-    int arrested = !ghost && cc_speculative_arrests(v, i, d, closing);
+    /* Decided once, before the forces (cc_speculative_rows_thread). */
+    int arrested = v->body_spec && v->row_spec_loss[i] >= 0.0f;
+    int ghost = !arrested && cc_step_law_row_ghost(v, &r);
 
     cc_vec3 f1;
     cc_contact_rates rates;
     cc_vec3 lever0 = cc_v3_sub(at, com0), lever1 = cc_v3_sub(at, com1);
     if (ghost || arrested) {
-        f1 = arrested ? cc_speculative_force(v, b0, b1, moves0, moves1, n, d, closing) : cc_v3(0.0f, 0.0f, 0.0f);
+        f1 = arrested ? cc_speculative_force(v, b0, b1, moves0, moves1, n, v->row_spec_loss[i]) : cc_v3(0.0f, 0.0f, 0.0f);
         rates = cc_contact_rates_zero();
     } else if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
         cc_penalty_pair p = cc_penalty_combine(&v->model.shape_material[s0], &v->model.shape_material[s1]);

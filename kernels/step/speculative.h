@@ -12,30 +12,31 @@
  * d+ / dt carries the points exactly onto each other (the arrested
  * fraction is 1 - t for t = d / (c dt), the time of impact as a fraction
  * of the step). The arrest moves the bodies' centres of mass only: the
- * impulse D / w along the normal, w the sum of the moving bodies' inverse
- * masses, applied through each centre of mass as the force over the step.
- * The contact points' closing speed then drops by exactly D, whatever the
- * bodies' spins, and no arrest turns a body. Applied at the contact point
- * with w including the turn, the impulse on a corner of a light body at
- * tens of m/s spins it up by thousands of rad/s, a turn of radians within
- * the step that carries its far side through what it struck; leaving the
- * turn out only takes energy away.
+ * impulse D / w along the normal, w the moving bodies' inverse masses,
+ * through each centre of mass. Applied at the contact point with w
+ * including the turn, the impulse on a corner of a light body at tens of
+ * m/s spins it by thousands of rad/s, a turn of radians within the step
+ * that carries its far side through what it struck. A translation cannot
+ * take away closing that a spin causes (a spinning rod's end striking the
+ * floor while its centre rests): D is capped at the centres of mass' own
+ * closing speed, so that no arrest throws a body off, and the rest is the
+ * contact law's.
  *
- * A body's arrested rows against one partner body (the world counting as
- * one) stop it as one: they share the largest loss max_i D_i in proportion
- * to their own D_i (the smaller share of the row's two bodies), so that the
- * four corners of a box that falls flat arrest it once and the two ends of
- * a capsule falling along its axis arrest it as its leading end requires.
- * Rows against different partners arrest independently: two bullets that
- * strike one plate each lose their own closing speed. Each body keeps the
- * rows against its smallest and its largest partner apart; rows against a
- * third partner in the same step share with all of the body's rows, which
- * can only under-arrest them (the next step arrests the rest). Grouping by
- * partner and not by direction keeps nearly parallel rows together (a
- * group of rows in different directions under-arrests, as a wedge between
- * two walls of the world; never over-arrests). The bookkeeping is in fixed
- * point and extremes, the same in any order. The row's other forces (the
- * contact law, friction, rolling) are left out this step. */
+ * A body's arrested rows against one partner (the world and every body
+ * that does not move counting as one; other partners in seven slots by
+ * their index) stop it as one, along each direction: row i takes
+ * min(1, D_max / sum_k |u_ik| S_k) of its D_i, u_i the direction it pushes
+ * the body and S_k the partner's losses summed along the half axis u_ik
+ * points to, with D_max the partner's largest. Parallel rows (a box's four
+ * corners, a capsule's two ends) share the largest loss in proportion to
+ * their own; orthogonal ones (a floor and a wall) each arrest in full.
+ * Rows against different partners arrest independently (two bullets on
+ * one plate), each with the body's inverse mass weighted by the number of
+ * partners it arrests against, so that independent arrests of a light
+ * body add no energy. The bookkeeping is in fixed point and extremes, the
+ * same in any order, and each row's loss is decided once, in the first
+ * pass, for the others to read. The row's other forces (the contact law,
+ * friction, rolling) are left out this step. */
 #ifndef CC_KERNELS_STEP_SPECULATIVE_H
 #define CC_KERNELS_STEP_SPECULATIVE_H
 
@@ -101,106 +102,94 @@ CC_HD int cc_speculative_sweeps_meet(cc_shape_sweep a, cc_shape_sweep b, float d
     return 1;
 }
 
-/* Losses are summed in fixed point, 2^-20 m/s; beyond 1e10 m/s (or NaN) a
- * loss counts as 0. */
+/* Losses are summed in fixed point, 2^-20 m/s, each clamped to 1e5 m/s
+ * (a NaN to 0) so that no sum of a contact buffer's rows overflows. */
 #define CC_SPEC_SPEED_SCALE 1048576.0f
+#define CC_SPEC_LOSS_MAX 1.0e5f
+#define CC_SPEC_LARGEST 0
+#define CC_SPEC_AXIS_SUMS 1
 
-/* A body's bookkeeping words: its smallest and largest partner (body + 1,
- * the world 0), then three groups (rows against the smallest partner,
- * against the largest, and all rows) of count, loss sum and largest loss
- * (cc_float_order_bits). */
-#define CC_SPEC_PARTNER_MIN 0
-#define CC_SPEC_PARTNER_MAX 1
-#define CC_SPEC_GROUP_MIN 2
-#define CC_SPEC_GROUP_MAX 5
-#define CC_SPEC_GROUP_ALL 8
-#define CC_SPEC_COUNT 0
-#define CC_SPEC_SUM 1
-#define CC_SPEC_LARGEST 2
+/* The slot of body b's rows against `partner` (-1: the world or a body
+ * that does not move). Partners whose indices agree modulo
+ * CC_SPEC_SLOTS - 1 share a slot, which can only under-arrest them; bodies
+ * built one after another (a stack, bullets in a row) differ there. */
+CC_HD unsigned long long* cc_speculative_slot(const cc_step_view* v, int b, int partner)
+{
+    int slot = partner < 0 ? 0 : 1 + partner % (CC_SPEC_SLOTS - 1);
+    return &v->body_spec[((size_t)b * CC_SPEC_SLOTS + (size_t)slot) * CC_SPEC_SLOT_WORDS];
+}
 
 CC_HD void cc_speculative_clear_body(const cc_step_view* v, int b)
 {
-    unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
-    w[CC_SPEC_PARTNER_MIN] = ~0ull;
-    w[CC_SPEC_PARTNER_MAX] = 0ull;
-    for (int g = CC_SPEC_GROUP_MIN; g <= CC_SPEC_GROUP_ALL; g += 3) {
-        w[g + CC_SPEC_COUNT] = 0ull;
-        w[g + CC_SPEC_SUM] = 0ull;
-        w[g + CC_SPEC_LARGEST] = (unsigned long long)cc_float_order_bits(0.0f);
+    unsigned long long* w = &v->body_spec[(size_t)b * CC_SPEC_SLOTS * CC_SPEC_SLOT_WORDS];
+    for (int k = 0; k < CC_SPEC_SLOTS * CC_SPEC_SLOT_WORDS; ++k) w[k] = 0ull;
+    for (int slot = 0; slot < CC_SPEC_SLOTS; ++slot)
+        w[slot * CC_SPEC_SLOT_WORDS + CC_SPEC_LARGEST] = (unsigned long long)cc_float_order_bits(0.0f);
+}
+
+/* The closing speed [m/s] an arrested row must lose: c - max(d, 0) / dt,
+ * no more than the centres of mass close (c_com), in [0, 1e5]. */
+CC_HD float cc_speculative_loss(const cc_step_view* v, float d, float c, float c_com)
+{
+    float loss = cc_minf(c - cc_maxf(d, 0.0f) / v->dt, c_com);
+    return loss > 0.0f ? cc_minf(loss, CC_SPEC_LOSS_MAX) : 0.0f;
+}
+
+/* Adds a row's loss to body b's slot for `partner`; `push` is the unit
+ * direction in which the row pushes b. */
+CC_HD void cc_speculative_add_loss(const cc_step_view* v, int b, int partner, cc_vec3 push, float loss)
+{
+    unsigned long long* w = cc_speculative_slot(v, b, partner);
+    cc_atomic_max_u64(&w[CC_SPEC_LARGEST], (unsigned long long)cc_float_order_bits(loss));
+    for (int k = 0; k < 3; ++k) {
+        float u = cc_v3_get(push, k);
+        unsigned long long part = (unsigned long long)(long long)(loss * fabsf(u) * CC_SPEC_SPEED_SCALE);
+        cc_atomic_add_u64(&w[CC_SPEC_AXIS_SUMS + 2 * k + (u < 0.0f)], part);
     }
 }
 
-/* The closing speed [m/s] an arrested row must lose: c - max(d, 0) / dt. */
-CC_HD float cc_speculative_loss(const cc_step_view* v, float d, float c) { return c - cc_maxf(d, 0.0f) / v->dt; }
-
-/* First pass, per arrested row and moving side: the body's partners. */
-CC_HD void cc_speculative_note_partner(const cc_step_view* v, int b, int partner)
+/* The part of its loss a row of body b against `partner` takes, pushing b
+ * along `push` with loss `loss`: min(1, D_max / sum_k |u_k| S_k). */
+CC_HD float cc_speculative_share(const cc_step_view* v, int b, int partner, cc_vec3 push, float loss)
 {
-    unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
-    unsigned long long key = (unsigned long long)(partner + 1);
-    cc_atomic_min_u64(&w[CC_SPEC_PARTNER_MIN], key);
-    cc_atomic_max_u64(&w[CC_SPEC_PARTNER_MAX], key);
-}
-
-/* The group of body b that its rows against `partner` share (a body that
- * does not move, and the world, are partner -1). */
-CC_HD int cc_speculative_group(const cc_step_view* v, int b, int partner)
-{
-    const unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
-    unsigned long long key = (unsigned long long)(partner + 1);
-    if (key == w[CC_SPEC_PARTNER_MIN]) return CC_SPEC_GROUP_MIN;
-    if (key == w[CC_SPEC_PARTNER_MAX]) return CC_SPEC_GROUP_MAX;
-    return CC_SPEC_GROUP_ALL;
-}
-
-/* Second pass, per arrested row and moving side: its loss into its group
- * and into all rows. */
-CC_HD void cc_speculative_add_loss(const cc_step_view* v, int b, int partner, float loss)
-{
-    if (!(loss >= 0.0f && loss < 1.0e10f)) loss = 0.0f;
-    unsigned long long* w = &v->body_spec[CC_SPEC_WORDS * (size_t)b];
-    unsigned long long fixed = (unsigned long long)(long long)(loss * CC_SPEC_SPEED_SCALE);
-    unsigned long long bits = (unsigned long long)cc_float_order_bits(loss);
-    int group = cc_speculative_group(v, b, partner);
-    int groups[2] = {group, CC_SPEC_GROUP_ALL};
-    for (int k = 0; k < (group == CC_SPEC_GROUP_ALL ? 1 : 2); ++k) {
-        unsigned long long* g = &w[groups[k]];
-        cc_atomic_add_u64(&g[CC_SPEC_COUNT], 1ull);
-        cc_atomic_add_u64(&g[CC_SPEC_SUM], fixed);
-        cc_atomic_max_u64(&g[CC_SPEC_LARGEST], bits);
+    const unsigned long long* w = cc_speculative_slot(v, b, partner);
+    float largest = cc_float_from_order_bits((uint32_t)w[CC_SPEC_LARGEST]);
+    double along = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        float u = cc_v3_get(push, k);
+        along += (double)fabsf(u) * (double)w[CC_SPEC_AXIS_SUMS + 2 * k + (u < 0.0f)] / CC_SPEC_SPEED_SCALE;
     }
+    if (!(along > (double)loss)) return 1.0f; /* the row alone along its direction */
+    return cc_minf((float)((double)largest / along), 1.0f);
 }
 
-/* The part of its own loss a row of body b against `partner` takes: 1 when
- * it is its group's only row, else the group's largest loss over their
- * sum. */
-CC_HD float cc_speculative_share(const cc_step_view* v, int b, int partner)
+/* How many partners body b arrests against this step. */
+CC_HD int cc_speculative_partners(const cc_step_view* v, int b)
 {
-    const unsigned long long* g = &v->body_spec[CC_SPEC_WORDS * (size_t)b + cc_speculative_group(v, b, partner)];
-    if (g[CC_SPEC_COUNT] <= 1ull) return 1.0f;
-    float sum = (float)(long long)g[CC_SPEC_SUM] / CC_SPEC_SPEED_SCALE;
-    float largest = cc_float_from_order_bits((uint32_t)g[CC_SPEC_LARGEST]);
-    return sum > 0.0f ? cc_minf(largest / sum, 1.0f) : 1.0f;
+    const unsigned long long* w = &v->body_spec[(size_t)b * CC_SPEC_SLOTS * CC_SPEC_SLOT_WORDS];
+    int n = 0;
+    for (int slot = 0; slot < CC_SPEC_SLOTS; ++slot)
+        n += w[slot * CC_SPEC_SLOT_WORDS + CC_SPEC_LARGEST] > (unsigned long long)cc_float_order_bits(0.0f);
+    return n > 0 ? n : 1;
 }
 
 /* The arresting force on shape 1's body [N] (shape 0's gets its opposite),
  * through the centres of mass: the row's loss times the smaller share of
- * its two sides, over the sum of the moving bodies' inverse masses,
- * applied over the step. */
-CC_HD cc_vec3 cc_speculative_force(const cc_step_view* v, int b0, int b1, int moves0, int moves1, cc_vec3 n, float d,
-                                   float c)
+ * its two sides, over the moving bodies' inverse masses (each times the
+ * partners it arrests against), applied over the step. */
+CC_HD cc_vec3 cc_speculative_force(const cc_step_view* v, int b0, int b1, int moves0, int moves1, cc_vec3 n, float loss)
 {
     float w = 0.0f, share = 1.0f;
     if (moves0) {
-        w += v->model.body_mass[b0].inv_mass;
-        share = cc_minf(share, cc_speculative_share(v, b0, moves1 ? b1 : -1));
+        w += (float)cc_speculative_partners(v, b0) * v->model.body_mass[b0].inv_mass;
+        share = cc_minf(share, cc_speculative_share(v, b0, moves1 ? b1 : -1, cc_v3_neg(n), loss));
     }
     if (moves1) {
-        w += v->model.body_mass[b1].inv_mass;
-        share = cc_minf(share, cc_speculative_share(v, b1, moves0 ? b0 : -1));
+        w += (float)cc_speculative_partners(v, b1) * v->model.body_mass[b1].inv_mass;
+        share = cc_minf(share, cc_speculative_share(v, b1, moves0 ? b0 : -1, n, loss));
     }
     if (!(w > 0.0f)) return cc_v3(0.0f, 0.0f, 0.0f);
-    return cc_v3_scale(n, cc_speculative_loss(v, d, c) * share / (w * v->dt));
+    return cc_v3_scale(n, loss * share / (w * v->dt));
 }
 
 #endif

@@ -50,11 +50,13 @@ typedef struct cc_step_report_state {
     int steps_over_limit;
 } cc_step_report_state;
 
-/* Words per body of the speculative arrests' bookkeeping
- * (kernels/step/speculative.h): the smallest and largest partner body, and
- * for the rows against each of them and for all rows: count, sum and
- * largest of the losses. */
-#define CC_SPEC_WORDS 11
+/* The speculative arrests' bookkeeping (kernels/step/speculative.h): per
+ * body, CC_SPEC_SLOTS partner slots (the world's, then partner bodies by
+ * index modulo CC_SPEC_SLOTS - 1) of CC_SPEC_SLOT_WORDS words each: the
+ * largest loss (cc_float_order_bits) and the losses summed along each axis
+ * direction (+x -x +y -y +z -z, fixed point). */
+#define CC_SPEC_SLOTS 8
+#define CC_SPEC_SLOT_WORDS 7
 
 typedef struct cc_step_view {
     cc_model_view model;
@@ -97,9 +99,11 @@ typedef struct cc_step_view {
     cc_step_report_state* report;
     /* Speculative rows (kernels/step/speculative.h): per body, what its
      * arrested rows ask of it (fixed point and extremes, the same in any
-     * order); NULL when the contacts come from a pipeline without
+     * order), and per row the closing speed it must lose (< 0: not
+     * arrested); NULL when the contacts come from a pipeline without
      * speculation. */
-    unsigned long long* body_spec; /* (nbody x CC_SPEC_WORDS) */
+    unsigned long long* body_spec; /* (nbody x CC_SPEC_SLOTS x CC_SPEC_SLOT_WORDS) */
+    float* row_spec_loss;          /* (contact capacity) */
 } cc_step_view;
 
 #endif

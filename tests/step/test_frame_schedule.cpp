@@ -372,9 +372,10 @@ TEST_P(FrameSchedule, TheCapturedScheduleEqualsTheDirectOneToTheBit)
 
 TEST_P(FrameSchedule, TheLimitIsWholeSubstepsAndAtMostAFrame)
 {
-    // 10 substeps of 1/600 s: 1/120 s is 5 of them (though 1/120 over 1/600
-    // rounds below 5 in float), 2.9 substeps are 2, a limit past the frame
-    // or none is the frame. Before any launch the record is empty.
+    // 10 substeps of 1/600 s: 1/120 s is 5 of them, 2.9 substeps are 2, and
+    // 1/600 s is 1 although float 1/600 over float (1/60) / 10 falls just
+    // below 1; a limit past the frame or none is the frame. Before any
+    // launch the record is empty.
     Sim sim;
     int ball = -1;
     ASSERT_TRUE(sphere_over_plane(sim, device(), speculating(1.0f), 0.5f, &ball));

@@ -15,10 +15,7 @@ cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_s
         cc_step_clear_thread(v);
         break;
     case CC_STEP_SPECULATIVE:
-        for (int i = 0; i < contacts; ++i) cc_speculative_partners_thread(i, v);
-        break;
-    case CC_STEP_SPECULATIVE_SUMS:
-        for (int i = 0; i < contacts; ++i) cc_speculative_sums_thread(i, v);
+        for (int i = 0; i < contacts; ++i) cc_speculative_rows_thread(i, v);
         break;
     case CC_STEP_CONTACT_FORCES:
         for (int i = 0; i < contacts; ++i) cc_contact_force_thread(i, v);
