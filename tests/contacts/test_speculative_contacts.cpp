@@ -10,6 +10,7 @@
 #include <cstring>
 #include <random>
 
+#include "kernels/math/quat.h"
 #include "tests/support/mesh_util.h"
 #include "tests/support/step_util.h"
 
@@ -432,13 +433,17 @@ bool run_collide_every(Sim& sim, int steps, int every, float h, Check check)
     return true;
 }
 
-// v rotated by the unit quaternion q.
-cc_vec3 rotate(cc_quat q, cc_vec3 v)
+// Kinetic energy of body b of `sim` (translation and turn).
+float kinetic_energy(Sim& sim, int b)
 {
-    cc_vec3 u = {q.x, q.y, q.z};
-    cc_vec3 t = {2.0f * (u.y * v.z - u.z * v.y), 2.0f * (u.z * v.x - u.x * v.z), 2.0f * (u.x * v.y - u.y * v.x)};
-    return {v.x + q.w * t.x + (u.y * t.z - u.z * t.y), v.y + q.w * t.y + (u.z * t.x - u.x * t.z),
-            v.z + q.w * t.z + (u.x * t.y - u.y * t.x)};
+    cc_mass_properties mp;
+    EXPECT_EQ(cc_model_get_body_mass(sim.model.get(), b, &mp), CC_OK);
+    cc_transform p = sim.pose(b);
+    cc_vec3 v = sim.linear(b), w = cc_q_rotate_inv(p.q, sim.angular(b)); /* body axes, like the inertia */
+    const float* I = mp.inertia;
+    cc_vec3 Iw = {I[0] * w.x + I[1] * w.y + I[2] * w.z, I[3] * w.x + I[4] * w.y + I[5] * w.z,
+                  I[6] * w.x + I[7] * w.y + I[8] * w.z};
+    return 0.5f * mp.mass * (v.x * v.x + v.y * v.y + v.z * v.z) + 0.5f * (w.x * Iw.x + w.y * Iw.y + w.z * Iw.z);
 }
 
 // A static slab of half width `half` and 1 cm thickness whose top is at `top`.
@@ -530,21 +535,8 @@ TEST_P(Speculative, ArrestsOfFastBodiesAtRandomPosesAddNoEnergy)
         Sim sim;
         cc_pipeline_def pd = speculative_def(2.0f);
         ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        cc_mass_properties mp;
-        CC_ASSERT_OK(cc_model_get_body_mass(sim.model.get(), body, &mp));
         sim.set_velocity(body, {0, 0, -(60.0f + 40.0f * u(rng))}, {20.0f * u(rng), 20.0f * u(rng), 20.0f * u(rng)});
-        auto energy = [&]() {
-            cc_transform p = sim.pose(body);
-            cc_vec3 v = sim.linear(body), w = sim.angular(body);
-            // The body-frame angular velocity against the body-frame inertia.
-            cc_quat qc = {-p.q.x, -p.q.y, -p.q.z, p.q.w};
-            cc_vec3 wb = rotate(qc, w);
-            const float* I = mp.inertia;
-            cc_vec3 Iw = {I[0] * wb.x + I[1] * wb.y + I[2] * wb.z, I[3] * wb.x + I[4] * wb.y + I[5] * wb.z,
-                          I[6] * wb.x + I[7] * wb.y + I[8] * wb.z};
-            return 0.5f * mp.mass * (v.x * v.x + v.y * v.y + v.z * v.z) +
-                   0.5f * (wb.x * Iw.x + wb.y * Iw.y + wb.z * Iw.z);
-        };
+        auto energy = [&]() { return kinetic_energy(sim, body); };
         // The contact law that holds the body once it is stopped may turn
         // what is left of a penetration into motion, a part in 1e4 of the
         // impact's energy here; an arrest that adds energy adds far more.
@@ -558,19 +550,6 @@ TEST_P(Speculative, ArrestsOfFastBodiesAtRandomPosesAddNoEnergy)
             return kept && z > 0.0f;
         }));
     }
-}
-
-// Kinetic energy of body b of `sim` (translation and turn).
-float kinetic_energy(Sim& sim, int b)
-{
-    cc_mass_properties mp;
-    EXPECT_EQ(cc_model_get_body_mass(sim.model.get(), b, &mp), CC_OK);
-    cc_transform p = sim.pose(b);
-    cc_vec3 v = sim.linear(b), w = rotate({-p.q.x, -p.q.y, -p.q.z, p.q.w}, sim.angular(b));
-    const float* I = mp.inertia;
-    cc_vec3 Iw = {I[0] * w.x + I[1] * w.y + I[2] * w.z, I[3] * w.x + I[4] * w.y + I[5] * w.z,
-                  I[6] * w.x + I[7] * w.y + I[8] * w.z};
-    return 0.5f * mp.mass * (v.x * v.x + v.y * v.y + v.z * v.z) + 0.5f * (w.x * Iw.x + w.y * Iw.y + w.z * Iw.z);
 }
 
 TEST_P(Speculative, BulletsStrikingOnePlateEachLoseTheirOwnSpeed)

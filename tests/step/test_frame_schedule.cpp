@@ -263,21 +263,38 @@ bool bullet(Sim& sim, cc_device dev, const cc_pipeline_def& pd, int* ball)
     return true;
 }
 
+// The bullet with reserve `gap_max`, its 10-substep scheduled frame, and
+// the first frame's record and horizons.
+struct FirstFrame {
+    Sim sim;
+    int ball = -1;
+    FrameGraph graph;
+    cc_frame_schedule rec{};
+    std::vector<int> horizons = std::vector<int>(10);
+    bool run(cc_device dev, float gap_max)
+    {
+        if (!bullet(sim, dev, speculating(gap_max), &ball)) return false;
+        graph = schedule(sim, frame_def(1.0f / 60.0f, 10));
+        if (!graph) return false;
+        EXPECT_EQ(cc_frame_graph_launch(graph.get(), nullptr), CC_OK) << cc_last_error_message();
+        EXPECT_EQ(cc_frame_graph_get_schedule(graph.get(), &rec, horizons.data(), nullptr), CC_OK);
+        return !::testing::Test::HasFailure();
+    }
+};
+
 TEST_P(FrameSchedule, AFastSphereStopsAtAThinPlate)
 {
     // 10 substeps of 1/600 s with a reserve of 2 m: two shapes at 100 m/s
     // close 1/3 m per substep, so a pass lasts 5 or 6 substeps (gravity
     // adds to the speed, so the travel may reach the reserve a substep
     // before the horizon ends), and the next pass runs then.
-    Sim sim;
-    int ball = -1;
-    ASSERT_TRUE(bullet(sim, device(), speculating(2.0f), &ball));
-    FrameGraph g = schedule(sim, frame_def(1.0f / 60.0f, 10));
-    ASSERT_TRUE(g);
-    CC_ASSERT_OK(cc_frame_graph_launch(g.get(), nullptr));
-    cc_frame_schedule rec;
-    std::vector<int> horizons(10);
-    CC_ASSERT_OK(cc_frame_graph_get_schedule(g.get(), &rec, horizons.data(), nullptr));
+    FirstFrame t;
+    ASSERT_TRUE(t.run(device(), 2.0f));
+    Sim& sim = t.sim;
+    int ball = t.ball;
+    FrameGraph& g = t.graph;
+    cc_frame_schedule& rec = t.rec;
+    std::vector<int>& horizons = t.horizons;
     int first = horizons[0];
     EXPECT_TRUE(first == 5 || first == 6) << first;
     int second = 1;
@@ -299,15 +316,12 @@ TEST_P(FrameSchedule, AReserveTooSmallForTheMotionIsReported)
     // A reserve of 5 cm against 1/3 m of travel per substep: a pass before
     // every substep, and interval_overflow. (The plate stops the sphere
     // within the 6 substeps it needs to get there.)
-    Sim sim;
-    int ball = -1;
-    ASSERT_TRUE(bullet(sim, device(), speculating(0.05f), &ball));
-    FrameGraph g = schedule(sim, frame_def(1.0f / 60.0f, 10));
-    ASSERT_TRUE(g);
-    CC_ASSERT_OK(cc_frame_graph_launch(g.get(), nullptr));
-    cc_frame_schedule rec;
-    std::vector<int> horizons(10);
-    CC_ASSERT_OK(cc_frame_graph_get_schedule(g.get(), &rec, horizons.data(), nullptr));
+    FirstFrame t;
+    ASSERT_TRUE(t.run(device(), 0.05f));
+    const cc_frame_schedule& rec = t.rec;
+    const std::vector<int>& horizons = t.horizons;
+    Sim& sim = t.sim;
+    int ball = t.ball;
     EXPECT_NE(rec.interval_overflow, 0);
     EXPECT_EQ(rec.overflow_frames, 1);
     for (int k = 0; k < 6; ++k) EXPECT_EQ(horizons[k], 1) << "substep " << k;
