@@ -1,10 +1,11 @@
 /* The bullets scene (scenes.c): small fast bodies shot down at a 1 cm plate
  * and a 1 cm table, stepped for a while in frames of 1/60 s with each
- * speculative mode: off and the velocity-adapted gaps on a fixed schedule
- * (one collide a frame), and the collision sub-step scheduler. Prints how
- * many bodies ended below the target they were shot at (tunnelled), the
- * speculative rows at the frames' ends, the collision passes, and the time
- * per frame. Then the cost of speculation on a resting pile (the settle
+ * speculative mode: off, the velocity-adapted gaps and the time of impact
+ * on a fixed schedule (one collide a frame), and each under the collision
+ * sub-step scheduler. Prints how many bodies ended below the target they
+ * were shot at (tunnelled), the speculative rows at the frames' ends, the
+ * swept pairs and their contacts in the frames' last passes (TOI), the
+ * collision passes, and the time per frame. Then the cost of speculation on a resting pile (the settle
  * scene), where it should change nothing. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include "benchmarks/bullets.h"
@@ -24,8 +25,10 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-typedef enum spec_mode { MODE_OFF, MODE_GAP, MODE_SCHEDULED, MODE_COUNT } spec_mode;
-static const char* mode_names[MODE_COUNT] = {"off", "gap", "scheduled"};
+typedef enum spec_mode { MODE_OFF, MODE_GAP, MODE_SCHEDULED, MODE_TOI, MODE_TOI_SCHEDULED, MODE_COUNT } spec_mode;
+static const char* mode_names[MODE_COUNT] = {"off", "gap", "scheduled", "toi", "toi+sched"};
+
+static int mode_scheduled(spec_mode m) { return m == MODE_SCHEDULED || m == MODE_TOI_SCHEDULED; }
 
 #define FRAME_DT (1.0f / 60.0f)
 #define SUBSTEPS 4
@@ -68,13 +71,14 @@ static cc_status sim_create(bench_scene scene, cc_device device, int worlds, int
     cc_builder_destroy(b);
     cc_pipeline_def pd = cc_default_pipeline_def();
     pd.speculative_contact_gap_max = mode == MODE_OFF ? 0.0f : e_max;
+    pd.speculative_mode = mode == MODE_TOI || mode == MODE_TOI_SCHEDULED ? CC_SPECULATIVE_TOI : CC_SPECULATIVE_GAP;
     cc_pipeline_info info;
     if (st == CC_OK) st = cc_pipeline_create(s->model, &pd, &s->pipeline);
     if (st == CC_OK) st = cc_pipeline_get_info(s->pipeline, &info);
     cc_solver_def sd = cc_default_solver_def();
     if (st == CC_OK) st = cc_solver_create(s->model, &sd, info.rigid_contact_max, &s->solver);
     for (int i = 0; i < 2 && st == CC_OK; ++i) st = cc_state_create(s->model, &s->state[i]);
-    if (st == CC_OK && mode == MODE_SCHEDULED) {
+    if (st == CC_OK && mode_scheduled(mode)) {
         cc_frame_schedule_def fd = cc_default_frame_schedule_def();
         fd.frame_dt = FRAME_DT;
         fd.substeps = SUBSTEPS;
@@ -99,6 +103,8 @@ typedef struct frame_tally {
     long speculative;      /* flagged rows at the frames' ends */
     long rows;             /* rows at the frames' ends */
     long passes;           /* collision passes */
+    long swept;            /* pairs swept in the frames' last passes */
+    long toi_rows;         /* their contacts */
     int overflowed;        /* frames whose contacts or pairs overflowed */
     int interval_overflow; /* scheduler frames with interval_overflow */
 } frame_tally;
@@ -153,6 +159,11 @@ static cc_status run_frames(sim* s, int frames, int scheduled, tunnel_watch* wat
         t->seconds += seconds_now() - t0;
         if (st != CC_OK) break;
         t->overflowed += ov.pairs_overflowed || ov.contacts_overflowed;
+        cc_speculation_stats sp;
+        st = cc_pipeline_get_speculation_stats(s->pipeline, &sp);
+        if (st != CC_OK) break;
+        t->swept += sp.swept_pairs;
+        t->toi_rows += sp.toi_contacts;
         int n = 0;
         st = cc_contacts_download(cc_frame_graph_contacts(s->graph), s->state[0], s->rows, s->capacity, &n);
         if (n > s->capacity) n = s->capacity;
@@ -216,9 +227,10 @@ int bench_bullets(cc_device device, int worlds, int shapes, double seconds)
     printf("bullets: %d worlds of %d bodies shot at 20-100 m/s at a 1 cm plate and a 1 cm table, %d frames of "
            "1/60 s, %d substeps\n",
            worlds, shapes, frames, SUBSTEPS);
-    printf("  gap: e_max = %.1f m, one collide a frame; scheduled: reserve %.1f m\n", (double)e_max, (double)e_max);
-    printf("  %-10s %12s %14s %12s %12s %12s %10s %10s\n", "mode", "tunnelled", "spec rows", "rows", "passes/frame",
-           "ms/frame", "overflow", "interval");
+    printf("  gap and toi: e_max = %.1f m, one collide a frame; scheduled: reserve %.1f m\n", (double)e_max,
+           (double)e_max);
+    printf("  %-10s %12s %10s %8s %8s %8s %12s %10s %9s %9s\n", "mode", "tunnelled", "spec rows", "rows", "swept",
+           "toi rows", "passes/frame", "ms/frame", "overflow", "interval");
     int failures = 0;
     for (int m = 0; m < MODE_COUNT; ++m) {
         sim s;
@@ -232,12 +244,13 @@ int bench_bullets(cc_device device, int worlds, int shapes, double seconds)
         frame_tally t;
         memset(&t, 0, sizeof t);
         st = shoot(&s, &watch);
-        if (st == CC_OK) st = run_frames(&s, frames, m == MODE_SCHEDULED, &watch, &t);
+        if (st == CC_OK) st = run_frames(&s, frames, mode_scheduled((spec_mode)m), &watch, &t);
         if (st == CC_OK) {
             char tunnelled[32];
             snprintf(tunnelled, sizeof tunnelled, "%d/%d", watch.count, watch.shot);
-            printf("  %-10s %12s %14ld %12ld %12.2f %12.3f %10d %10d\n", mode_names[m], tunnelled, t.speculative,
-                   t.rows, (double)t.passes / frames, 1e3 * t.seconds / frames, t.overflowed, t.interval_overflow);
+            printf("  %-10s %12s %10ld %8ld %8ld %8ld %12.2f %10.3f %9d %9d\n", mode_names[m], tunnelled, t.speculative,
+                   t.rows, t.swept, t.toi_rows, (double)t.passes / frames, 1e3 * t.seconds / frames, t.overflowed,
+                   t.interval_overflow);
         } else {
             report("bullets", m, st);
             failures++;
@@ -249,8 +262,8 @@ int bench_bullets(cc_device device, int worlds, int shapes, double seconds)
     /* A resting pile: the settle scene dropped and settled (untimed) in
      * each mode, then timed in rounds that take the modes in turn, the best
      * round of each counting, so that load on the machine and a cold first
-     * mode weigh alike on all. Off and gap collide before every substep;
-     * the scheduler decides. */
+     * mode weigh alike on all. Off, gap and toi collide before every
+     * substep; the scheduler decides. */
     const float pile_e_max = 0.05f;
     const int settle_frames = 120, round_frames = 20, rounds = 3, pile_worlds = 16, pile_shapes = 40;
     printf("resting pile: settle scene, %d worlds of %d bodies, settled %d frames, then the best of %d rounds of %d "
@@ -265,7 +278,7 @@ int bench_bullets(cc_device device, int worlds, int shapes, double seconds)
         memset(&warm, 0, sizeof warm);
         memset(&best[m], 0, sizeof best[m]);
         cc_status st = sim_create(SCENE_SETTLE, device, pile_worlds, pile_shapes, (spec_mode)m, pile_e_max, 1, &piles[m]);
-        if (st == CC_OK) st = run_frames(&piles[m], settle_frames, m == MODE_SCHEDULED, NULL, &warm);
+        if (st == CC_OK) st = run_frames(&piles[m], settle_frames, mode_scheduled((spec_mode)m), NULL, &warm);
         ready[m] = st == CC_OK;
         if (!ready[m]) {
             report("resting pile", m, st);
@@ -277,7 +290,7 @@ int bench_bullets(cc_device device, int worlds, int shapes, double seconds)
             if (!ready[m]) continue;
             frame_tally t;
             memset(&t, 0, sizeof t);
-            cc_status st = run_frames(&piles[m], round_frames, m == MODE_SCHEDULED, NULL, &t);
+            cc_status st = run_frames(&piles[m], round_frames, mode_scheduled((spec_mode)m), NULL, &t);
             if (st != CC_OK) {
                 report("resting pile", m, st);
                 failures++;

@@ -4,11 +4,13 @@
  *
  *   graph_replay [--device cpu|cuda] [--worlds N] [--frames N]
  *                [--substeps N] [--collide-every N] [--deterministic]
- *                [--material default|soft] [--schedule]
+ *                [--material default|soft] [--schedule] [--toi]
  *
  * --schedule runs the frame with the collision sub-step scheduler
  * (speculative contacts with a 2 cm reserve, at most collide-every
- * substeps between passes) and prints the passes per frame.
+ * substeps between passes) and prints the passes per frame. --toi turns on
+ * time-of-impact speculation (looking 2 cm ahead, or the scheduler's
+ * reserve) and prints the last pass's fast shapes and swept pairs.
  *
  * The default material is the library's (the compliant model's reference
  * parameters, point-contact areas from the shapes); soft is a 1e5 Pa/m
@@ -36,16 +38,18 @@ typedef struct options {
     int worlds, frames, substeps, collide_every, deterministic;
     int soft;     /* --material soft */
     int schedule; /* --schedule */
+    int toi;      /* --toi */
 } options;
 
 static int usage(const char* program)
 {
     fprintf(stderr,
             "usage: %s [--device cpu|cuda] [--worlds N] [--frames N] [--substeps N] [--collide-every N] [--deterministic]\n"
-            "          [--material default|soft] [--schedule]\n"
+            "          [--material default|soft] [--schedule] [--toi]\n"
             "  builds N worlds of an 8-box pile (4096 by default), captures one frame of\n"
             "  collide + substeps (4 of 1 ms by default) and replays it (1000 frames by default);\n"
-            "  --schedule lets the collision sub-step scheduler decide when to collide\n",
+            "  --schedule lets the collision sub-step scheduler decide when to collide\n"
+            "  --toi speculates by time of impact (2 cm ahead)\n",
             program);
     return 2;
 }
@@ -69,6 +73,7 @@ static int parse(int argc, char** argv, options* o)
     o->deterministic = 0;
     o->soft = 0;
     o->schedule = 0;
+    o->toi = 0;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -79,6 +84,10 @@ static int parse(int argc, char** argv, options* o)
         }
         if (!strcmp(a, "--schedule")) {
             o->schedule = 1;
+            continue;
+        }
+        if (!strcmp(a, "--toi")) {
+            o->toi = 1;
             continue;
         }
         if (!next) {
@@ -211,7 +220,8 @@ int main(int argc, char** argv)
     CHECK(cc_builder_finalize(scene, o.device, &model));
     cc_pipeline_def pd = cc_default_pipeline_def();
     pd.deterministic = o.deterministic;
-    if (o.schedule) pd.speculative_contact_gap_max = 0.02f; /* the scheduler's reserve */
+    if (o.schedule || o.toi) pd.speculative_contact_gap_max = 0.02f; /* the scheduler's reserve, the sweeps' cap */
+    if (o.toi) pd.speculative_mode = CC_SPECULATIVE_TOI;
     cc_pipeline* pipeline = NULL;
     CHECK(cc_pipeline_create(model, &pd, &pipeline));
     cc_pipeline_info info;
@@ -290,6 +300,12 @@ int main(int argc, char** argv)
         interval_overflow = rec.overflow_frames;
         printf("passes            %d in the last frame; %d of %d frames with interval_overflow\n", rec.passes,
                rec.overflow_frames, rec.frames);
+    }
+    if (o.toi) {
+        cc_speculation_stats sp;
+        CHECK(cc_pipeline_get_speculation_stats(pipeline, &sp));
+        printf("time of impact    last pass: %d fast shapes, %d swept pairs, %d contacts, %d occluded\n",
+               sp.fast_shapes, sp.swept_pairs, sp.toi_contacts, sp.occluded_pairs);
     }
 
     free(lin);

@@ -82,6 +82,8 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
         cc_status st = cc_cuda_narrowphase_analytic(v, s);
         return st == CC_OK ? cc_cuda_narrowphase_convex(v, s) : st;
     }
+    case CC_STAGE_TOI_LINK: return cc_cuda_toi_link(v, s);
+    case CC_STAGE_TOI: return cc_cuda_toi(v, s);
     case CC_STAGE_MESH_MIDPHASE: return cc_cuda_mesh_midphase(v, s);
     case CC_STAGE_MESH_CLEAR_SLOTS: return cc_cuda_mesh_clear_slots(v, s);
     case CC_STAGE_MESH_GROUP: return cc_cuda_mesh_group(v, s);

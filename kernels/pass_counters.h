@@ -15,6 +15,13 @@ typedef struct cc_pass_counters {
     int mesh_block_count; /* pairs that asked for a reduction block */
     int mesh_kind_count[8];  /* work items per kind (CC_MESH_ITEM_KINDS used) */
     int mesh_kind_cursor[8]; /* next free row of each kind's group */
+    /* Time-of-impact mode (contacts/toi.h). */
+    int fast_shapes;         /* shapes whose sweep exceeds their smallest half extent */
+    int toi_pairs;           /* pairs swept by conservative advancement */
+    int toi_contacts;        /* their contacts, written or not */
+    int toi_occluded;        /* pairs whose impact another shape hides */
+    int toi_capped;          /* searches stopped at their iteration cap */
+    int toi_iterations_max;  /* the most separation queries of one search */
 } cc_pass_counters;
 
 CC_HD int cc_min_i32(int a, int b) { return a < b ? a : b; }

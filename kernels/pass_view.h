@@ -29,6 +29,7 @@ typedef struct cc_pass_view {
     cc_mesh_view mesh;             /* item_capacity 0: no mesh or heightfield pairs */
     cc_speculation_view spec;      /* speculative contacts (linear NULL: off) */
     cc_speculation_view* spec_published; /* (1) device copy of spec, written by the bounds stage */
+    int* partner_next;             /* (2 * pairs.capacity) TOI mode: candidate lists (contacts/line_of_sight.h) */
     void* sort_temp;               /* radix-sort and selection scratch */
     size_t sort_temp_bytes;
     /* Deterministic order (raw_keys NULL when off): the narrow phase writes

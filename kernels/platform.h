@@ -71,6 +71,8 @@ __device__ __forceinline__ unsigned long long cc_atomic_add_u64(unsigned long lo
     return atomicAdd(addr, value);
 }
 __device__ __forceinline__ unsigned cc_atomic_min_u32(unsigned* addr, unsigned value) { return atomicMin(addr, value); }
+__device__ __forceinline__ int cc_atomic_exchange_i32(int* addr, int value) { return atomicExch(addr, value); }
+__device__ __forceinline__ int cc_atomic_max_i32(int* addr, int value) { return atomicMax(addr, value); }
 #else
 /* The CPU backend runs some stage loops on several threads (host/backend/
  * cpu/threads.h); while any does, cc_cpu_parallel_loops is nonzero and the
@@ -144,6 +146,25 @@ CC_HD unsigned cc_atomic_min_u32(unsigned* addr, unsigned value)
     }
     unsigned old = __atomic_load_n(addr, __ATOMIC_RELAXED);
     while (value < old && !__atomic_compare_exchange_n(addr, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+    return old;
+}
+CC_HD int cc_atomic_exchange_i32(int* addr, int value)
+{
+    if (CC_CPU_ATOMIC()) return __atomic_exchange_n(addr, value, __ATOMIC_RELAXED);
+    int old = *addr;
+    *addr = value;
+    return old;
+}
+CC_HD int cc_atomic_max_i32(int* addr, int value)
+{
+    if (!CC_CPU_ATOMIC()) {
+        int old = *addr;
+        if (value > old) *addr = value;
+        return old;
+    }
+    int old = __atomic_load_n(addr, __ATOMIC_RELAXED);
+    while (value > old && !__atomic_compare_exchange_n(addr, &old, value, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
     }
     return old;
 }

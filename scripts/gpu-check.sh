@@ -150,6 +150,7 @@ else
   run memcheck-step 90 gpu "${cs[@]}" --tool memcheck "$tests/test_step_physics" \
     --gtest_filter='*Ballistic*cuda*:*DeterministicStepRepeats*cuda*:*FrameGraphReplay*cuda*'
   run memcheck-schedule 60 gpu "${cs[@]}" --tool memcheck "$tests/test_frame_schedule" --gtest_filter='*cuda*'
+  run memcheck-toi 60 gpu "${cs[@]}" --tool memcheck "$tests/test_toi_contacts" --gtest_filter='*cuda*'
   run initcheck-pipeline 120 gpu "${cs[@]}" --tool initcheck "$tests/test_pipeline_contacts" --gtest_filter='*cuda*'
   run initcheck-mesh 120 gpu "${cs[@]}" --tool initcheck "$tests/test_mesh_contacts" --gtest_filter='*Reduc*cuda*'
   # Shared memory: the SAP axis kernel and CUB's sorts and selections.
@@ -171,6 +172,7 @@ else
     --deterministic
   run graph-replay-scheduled 90 gpu "$build/benchmarks/graph_replay" --device cuda --worlds 4096 --frames 1000 \
     --schedule --collide-every 2
+  run graph-replay-toi 90 gpu "$build/benchmarks/graph_replay" --device cuda --worlds 4096 --frames 1000 --toi
   run bench-bullets 90 gpu "$bench" --device cuda --scene bullets --worlds 64,1024
 fi
 

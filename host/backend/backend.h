@@ -26,6 +26,8 @@ typedef enum cc_stage {
     CC_STAGE_SAP_SWEEP,
     CC_STAGE_ROUTE_GROUP,
     CC_STAGE_NARROWPHASE,
+    CC_STAGE_TOI_LINK,         /* TOI mode: candidate lists of the line of sight */
+    CC_STAGE_TOI,              /* TOI mode: swept convex pairs with a fast shape */
     CC_STAGE_MESH_MIDPHASE,    /* work items and reduction blocks of surface pairs */
     CC_STAGE_MESH_CLEAR_SLOTS, /* zero the reduction blocks taken */
     CC_STAGE_MESH_GROUP,       /* work items grouped by kind */

@@ -33,6 +33,7 @@ cc_pipeline_def cc_default_pipeline_def(void)
     d.mesh_work_items_max = CC_CAPACITY_AUTO;
     d.mesh_reduction_pairs_max = CC_CAPACITY_AUTO;
     d.speculative_contact_gap_max = 0.0f;
+    d.speculative_mode = CC_SPECULATIVE_GAP;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -81,6 +82,8 @@ static cc_status validate_def(const cc_pipeline_def* d)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: speculative_contact_gap_max %g must be a finite distance >= 0 [m] (0 turns speculation off)", what, (double)d->speculative_contact_gap_max);
     if (d->speculative_contact_gap_max > CC_SIZE_MAX)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: speculative_contact_gap_max %g exceeds CC_SIZE_MAX (%g m)", what, (double)d->speculative_contact_gap_max, (double)CC_SIZE_MAX);
+    if (d->speculative_mode != CC_SPECULATIVE_GAP && d->speculative_mode != CC_SPECULATIVE_TOI)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: speculative_mode %d is not a cc_speculative_mode (CC_SPECULATIVE_GAP or CC_SPECULATIVE_TOI)", what, (int)d->speculative_mode);
     if (d->contact_report && d->contact_matching == CC_MATCHING_DISABLED)
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: contact_report needs a contact_matching mode (CC_MATCHING_LATEST or CC_MATCHING_STICKY)", what);
     return CC_OK;
@@ -396,8 +399,10 @@ static float smallest_half_extent(const cc_model_view* v, int s)
 }
 
 /* Speculative contacts: each shape's reach and thickness, and the
- * device-side horizon and scheduler's reserve (0: velocity-adapted). */
-static cc_status setup_speculation(cc_pipeline* p)
+ * device-side horizon and scheduler's reserve (0: velocity-adapted); in
+ * the TOI mode also each shape's sweep and the line of sight's candidate
+ * lists (a head per shape, two entries per candidate pair). */
+static cc_status setup_speculation(cc_pipeline* p, int64_t pair_cap)
 {
     float gap_max = p->def.speculative_contact_gap_max;
     if (!(gap_max > 0.0f)) return CC_OK;
@@ -413,9 +418,19 @@ static cc_status setup_speculation(cc_pipeline* p)
     cc_host_free(thin_host);
     if (s == CC_OK) s = pipeline_upload(p, zeros, sizeof zeros, &horizon);
     if (s == CC_OK) s = pipeline_alloc(p, sizeof(cc_speculation_view), &published);
+    int toi = p->def.speculative_mode == CC_SPECULATIVE_TOI;
+    void *sweep = NULL, *heads = NULL, *next = NULL;
+    if (s == CC_OK && toi) s = pipeline_alloc(p, sizeof(float) * (size_t)n, &sweep);
+    if (s == CC_OK && toi) s = pipeline_alloc(p, sizeof(int) * (size_t)n, &heads);
+    if (s == CC_OK && toi) s = pipeline_alloc(p, sizeof(int) * 2 * (size_t)pair_cap, &next);
     if (s != CC_OK) return s;
     p->view.spec_published = (cc_speculation_view*)published;
     p->view.spec = cc_speculation_off();
+    p->view.spec.toi = toi;
+    p->view.spec.shape_sweep = (float*)sweep;
+    p->view.spec.partner_head = (int*)heads;
+    p->view.partner_next = (int*)next;
+    p->info.speculative_mode = p->def.speculative_mode;
     p->view.spec.shape_reach = (float*)reach;
     p->view.spec.shape_thin = (const float*)thin;
     p->view.spec.horizon = (const float*)horizon;
@@ -526,7 +541,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     for (int i = 0; i < CC_TIMER_COUNT && s == CC_OK; ++i) s = p->backend->timer_create(&p->timers[i]);
     if (s == CC_OK && d.deterministic) s = setup_order_and_matching(p);
     if (s == CC_OK && has_surfaces(model)) s = setup_mesh(p, &est);
-    if (s == CC_OK) s = setup_speculation(p);
+    if (s == CC_OK) s = setup_speculation(p, pair_cap);
     if (s == CC_OK && p->view.sort_temp_bytes) s = pipeline_alloc(p, p->view.sort_temp_bytes, &p->view.sort_temp);
     if (s != CC_OK) goto fail;
     p->view.shape_pose = (cc_transform*)pose;
@@ -536,6 +551,7 @@ cc_status cc_pipeline_create(const cc_model* model, const cc_pipeline_def* def, 
     p->view.grouped_pairs = (cc_pair*)grouped;
     p->view.counters = (cc_pass_counters*)counters;
     p->view.pairs.count = &p->view.counters->pair_count;
+    if (p->view.spec.toi) p->view.spec.fast_shapes = &p->view.counters->fast_shapes;
     cc_model_retain(p->model);
     *out = p;
     return cc_ok();
@@ -630,6 +646,10 @@ cc_status cc_collide(cc_pipeline* p, const cc_state* state, cc_contacts* contact
     RUN(CC_STAGE_ROUTE_GROUP);
     if (s == CC_OK) s = mark(p, 3, stream);
     RUN(CC_STAGE_NARROWPHASE);
+    if (v.spec.toi) {
+        RUN(CC_STAGE_TOI_LINK);
+        RUN(CC_STAGE_TOI);
+    }
     if (v.mesh.item_capacity) {
         RUN(CC_STAGE_MESH_MIDPHASE);
         RUN(CC_STAGE_MESH_GROUP);
@@ -684,6 +704,22 @@ cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out)
     out->mesh_pairs_unreduced = p->view.mesh.reduce && c.mesh_block_count > p->view.mesh.block_capacity
                                     ? c.mesh_block_count - p->view.mesh.block_capacity
                                     : 0;
+    return cc_ok();
+}
+
+cc_status cc_pipeline_get_speculation_stats(const cc_pipeline* p, cc_speculation_stats* out)
+{
+    if (!p || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_pipeline_get_speculation_stats: pipeline or out is NULL");
+    cc_pass_counters c;
+    cc_status s = cc_model_activate(p->model);
+    if (s == CC_OK) s = p->backend->download(&c, p->view.counters, sizeof c);
+    if (s != CC_OK) return s;
+    out->fast_shapes = c.fast_shapes;
+    out->swept_pairs = c.toi_pairs;
+    out->toi_contacts = c.toi_contacts;
+    out->occluded_pairs = c.toi_occluded;
+    out->capped_searches = c.toi_capped;
+    out->iterations_max = c.toi_iterations_max;
     return cc_ok();
 }
 

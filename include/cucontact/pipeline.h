@@ -34,6 +34,24 @@ typedef enum cc_contact_matching {
                               ///< the previous geometry of matched penetrating contacts
 } cc_contact_matching;
 
+/// How a speculating pipeline finds contacts that close within the
+/// collision horizon (README, "Speculative contacts").
+typedef enum cc_speculative_mode {
+    /// Velocity-adapted gaps: every candidate's detection distance grows by
+    /// how far its points can close within the horizon (at most
+    /// speculative_contact_gap_max), and separated points that close within
+    /// it are kept. Cheap and robust; every moving shape's box grows.
+    CC_SPECULATIVE_GAP = 0,
+    /// Time of impact: only fast shapes (whose sweep over the horizon
+    /// exceeds their smallest half extent) sweep; a convex pair with one is
+    /// advanced conservatively to its time of impact and gets up to four
+    /// contacts from the poses there, carried back to the pass's poses with
+    /// an effective distance that lands the bodies on each other at the
+    /// impact, unless another shape hides it (line of sight). Slow shapes
+    /// cost nothing extra; mesh and heightfield pairs keep the gap mode.
+    CC_SPECULATIVE_TOI = 1
+} cc_speculative_mode;
+
 /// In a capacity field: estimate it from the model.
 #define CC_CAPACITY_AUTO (-1)
 
@@ -74,7 +92,11 @@ typedef struct cc_pipeline_def {
     /// nothing. The limit holds for the pair, not per shape. Such rows carry
     /// the speculative flag, and cc_step keeps their bodies from passing
     /// through each other. Finite and >= 0; 0 turns speculation off (0).
+    /// In the TOI mode it caps how far a shape's sweep looks ahead.
     float speculative_contact_gap_max;
+    /// How speculation finds its contacts (CC_SPECULATIVE_GAP); only read
+    /// when speculative_contact_gap_max > 0.
+    cc_speculative_mode speculative_mode;
     int32_t cookie;                    ///< set by cc_default_pipeline_def; do not touch
 } cc_pipeline_def;
 
@@ -97,6 +119,7 @@ typedef struct cc_pipeline_info {
     int mesh_work_items_max;       ///< 0 when the model has no mesh or heightfield pair
     int mesh_reduction_pairs_max;  ///< 0 when not reducing or without such pairs
     float speculative_contact_gap_max; ///< 0: speculation off
+    cc_speculative_mode speculative_mode;
 } cc_pipeline_info;
 
 /// What the last completed pass needed beyond the capacities.
@@ -152,6 +175,20 @@ float* cc_pipeline_collision_dt_device(cc_pipeline* p);
 
 /// Waits for the device and reads the overflow record of the last pass.
 cc_status cc_pipeline_get_overflow(const cc_pipeline* p, cc_overflow* out);
+
+/// What the time-of-impact mode did in the last completed pass (zeros in
+/// the gap mode and without speculation).
+typedef struct cc_speculation_stats {
+    int fast_shapes;        ///< shapes whose sweep exceeded their smallest half extent
+    int swept_pairs;        ///< convex pairs advanced to their time of impact
+    int toi_contacts;       ///< contacts they produced (written unless the buffer overflowed)
+    int occluded_pairs;     ///< impacts dropped because another shape hides them
+    int capped_searches;    ///< searches stopped at their iteration cap (contact made where they stopped)
+    int iterations_max;     ///< the most separation queries one search took
+} cc_speculation_stats;
+
+/// Waits for the device and reads the last pass's speculation figures.
+cc_status cc_pipeline_get_speculation_stats(const cc_pipeline* p, cc_speculation_stats* out);
 
 /// Candidate pairs of the last pass (after a wait), as (shape_a, shape_b)
 /// with shape_a < shape_b, in no particular order. For tests and tools.

@@ -38,6 +38,12 @@ typedef struct cc_speculation_view {
     float* shape_reach;          /* (nshape) speculative growth of each shape's bounds [m] */
     const float* shape_thin;     /* (nshape) smallest half extent of each shape [m] (3e38: none) */
     float gap_max;               /* e_max [m] */
+    /* Time-of-impact mode (kernels/contacts/toi.h): convex pairs with a
+     * fast shape are swept instead of admitted by their gap. */
+    int toi;
+    float* shape_sweep;          /* (nshape) TOI mode: a fast shape's sweep [m], 0 for the others */
+    int* fast_shapes;            /* (1) TOI mode: fast shapes of the pass */
+    int* partner_head;           /* (nshape) TOI mode: each shape's first candidate entry (contacts/line_of_sight.h) */
 } cc_speculation_view;
 
 CC_HD cc_speculation_view cc_speculation_off(void)
@@ -52,6 +58,10 @@ CC_HD cc_speculation_view cc_speculation_off(void)
     s.shape_reach = 0;
     s.shape_thin = 0;
     s.gap_max = 0.0f;
+    s.toi = 0;
+    s.shape_sweep = 0;
+    s.fast_shapes = 0;
+    s.partner_head = 0;
     return s;
 }
 
@@ -103,10 +113,14 @@ CC_HD float cc_shape_reach(const cc_speculation_view* s, int b, cc_vec3 lower, c
     return travel < s->gap_max ? travel : s->gap_max; /* NaN or inf: the cap */
 }
 
-/* The pair's growth of its detection distance [m]. */
-CC_HD float cc_pair_reach(const cc_speculation_view* s, int a, int b)
+/* The pair's growth of its detection distance [m]. In the time-of-impact
+ * mode a pair of convex shapes (planes included) is swept instead, so it
+ * grows by a scheduled pass's reserve only; meshes and heightfields keep
+ * the velocity-adapted gap. */
+CC_HD float cc_pair_reach(const cc_speculation_view* s, int a, int b, int convex_pair)
 {
     if (!s) return 0.0f;
+    if (s->toi && convex_pair) return cc_minf(cc_speculation_reserve(s), s->gap_max);
     float r = s->shape_reach[a] + s->shape_reach[b];
     return r < s->gap_max ? r : s->gap_max;
 }

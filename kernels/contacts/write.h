@@ -17,6 +17,7 @@
 #include "kernels/contacts/contact_pairs.h"
 #include "kernels/contacts/sort_key.h"
 #include "kernels/contacts/speculation.h"
+#include "kernels/narrowphase/route.h"
 
 /* One shape of a pair as the writer needs it. */
 typedef struct cc_contact_side {
@@ -53,7 +54,8 @@ CC_HD_CALL void cc_contact_sides_of(const cc_model_view* m, const cc_speculation
     side_a->gap = ga;
     side_b->thickness = m->shape_geom[b].radius + mb;
     side_b->gap = gb;
-    side_a->reach = side_b->reach = cc_pair_reach(spec, a, b);
+    int convex = cc_type_is_convex(m->shape_geom[a].type) && cc_type_is_convex(m->shape_geom[b].type);
+    side_a->reach = side_b->reach = cc_pair_reach(spec, a, b, convex);
 }
 
 /* Largest core distance the writer can admit for the pair. */
@@ -69,6 +71,16 @@ CC_HD int cc_contact_admits(const cc_speculation_view* spec, cc_contact_side a, 
 {
     if (d < a.gap + b.gap) return 1;
     return a.reach > 0.0f && cc_speculation_admits(spec, a.body, b.body, p, n, d);
+}
+
+/* The row's speculative flag (contacts/speculation.h): for pairs that
+ * speculate by their gap, and in the TOI mode for every pair, whose rows
+ * that touch while closing fast must be arrested like the swept ones. */
+CC_HD_CALL int cc_contact_flagged(const cc_speculation_view* spec, cc_contact_side a, cc_contact_side b, cc_vec3 p,
+                                  cc_vec3 n, float d)
+{
+    if (!spec || !(a.reach > 0.0f || spec->toi)) return 0;
+    return cc_speculation_flag(spec, a.shape, b.shape, a.body, b.body, p, n, d);
 }
 
 CC_HD cc_vec3 cc_to_body_frame(const cc_transform* body_pose, int body, cc_vec3 world_point)
@@ -111,7 +123,7 @@ CC_HD void cc_write_manifold(const cc_manifold* mf, cc_contact_side a, cc_contac
         out.thickness0[row] = a.thickness;
         out.thickness1[row] = b.thickness;
         out.distance[row] = d;
-        out.speculative[row] = a.reach > 0.0f && cc_speculation_flag(sink.spec, a.shape, b.shape, a.body, b.body, mf->point[k], mf->normal, d);
+        out.speculative[row] = cc_contact_flagged(sink.spec, a, b, mf->point[k], mf->normal, d);
         /* The manifold index is the geometric sub-key. */
         if (sink.keys) sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, k);
         ++row;

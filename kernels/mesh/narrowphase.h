@@ -71,7 +71,7 @@ CC_HD void cc_write_point(cc_contact_side a, cc_contact_side b, cc_vec3 point, c
     out.thickness0[row] = a.thickness;
     out.thickness1[row] = b.thickness;
     out.distance[row] = d;
-    out.speculative[row] = a.reach > 0.0f && cc_speculation_flag(sink.spec, a.shape, b.shape, a.body, b.body, point, normal, d);
+    out.speculative[row] = cc_contact_flagged(sink.spec, a, b, point, normal, d);
     if (sink.keys) sink.keys[row] = cc_contact_key(sink.layout, a.shape, b.shape, sub_key);
 }
 

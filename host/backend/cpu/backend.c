@@ -100,6 +100,8 @@ static cc_status cpu_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream 
             cc_cpu_narrowphase_convex(v, 0, pairs, v->shuffle_seed);
         }
         break;
+    case CC_STAGE_TOI_LINK: cc_cpu_toi_link(v); break;
+    case CC_STAGE_TOI: cc_cpu_toi(v); break;
     case CC_STAGE_MESH_MIDPHASE: cc_cpu_mesh_midphase(v); break;
     case CC_STAGE_MESH_CLEAR_SLOTS: cc_cpu_mesh_clear_slots(v); break;
     case CC_STAGE_MESH_GROUP: cc_cpu_mesh_group(v); break;

@@ -29,6 +29,9 @@ void cc_cpu_route_group(const cc_pass_view* v);
 void cc_cpu_narrowphase_analytic(const cc_pass_view* v, int start, int end, unsigned seed);
 void cc_cpu_narrowphase_convex(const cc_pass_view* v, int start, int end, unsigned seed);
 
+void cc_cpu_toi_link(const cc_pass_view* v);
+void cc_cpu_toi(const cc_pass_view* v);
+
 void cc_cpu_mesh_midphase(const cc_pass_view* v);
 void cc_cpu_mesh_clear_slots(const cc_pass_view* v);
 void cc_cpu_mesh_group(const cc_pass_view* v);

@@ -1,0 +1,158 @@
+/* Line of sight of a time-of-impact contact. Each pair is swept on its own,
+ * so a box falling toward a floor under a thin table would also find the
+ * floor. Before its rows are written, the segment between the pair's two
+ * surface witnesses at the pass's poses is tested against the other shapes
+ * that could collide with both of its shapes; one that the segment meets
+ * hides the contact, which is dropped.
+ *
+ * The shapes tested are the candidates of the two shapes' broad-phase
+ * pairs: whatever lies between a fast shape and what it strikes within
+ * the horizon lies inside its swept box. Each candidate pair with a fast
+ * shape is linked into both of its shapes' lists (a head per shape, a next
+ * entry per pair side; entry 2i + side of grouped pair i), in any order,
+ * since the test is an "any". */
+#ifndef CC_KERNELS_CONTACTS_LINE_OF_SIGHT_H
+#define CC_KERNELS_CONTACTS_LINE_OF_SIGHT_H
+
+#include "kernels/broadphase/filter.h"
+#include "kernels/broadphase/pair_buffer.h"
+#include "kernels/contacts/speculation.h"
+#include "kernels/convex/gjk.h"
+#include "kernels/mesh/bvh.h"
+#include "kernels/mesh/narrowphase.h"
+
+/* Links grouped pair i into its shapes' lists when one of them is fast. */
+CC_HD void cc_partner_link_thread(int i, const cc_pair* grouped, const cc_speculation_view* s, int* next)
+{
+    cc_pair p = grouped[i];
+    if (!(s->shape_sweep[p.a] > 0.0f) && !(s->shape_sweep[p.b] > 0.0f)) return;
+    next[2 * i] = cc_atomic_exchange_i32(&s->partner_head[p.a], 2 * i);
+    next[2 * i + 1] = cc_atomic_exchange_i32(&s->partner_head[p.b], 2 * i + 1);
+}
+
+/* Whether shape c could collide with shape x by the pose-independent rules
+ * that concern the two alone (world, group, bits; not body on body). */
+CC_HD int cc_occluder_rules(const cc_model_view* m, int c, int x)
+{
+    if (!(m->shape_flags[c] & CC_SHAPE_FLAG_COLLIDES)) return 0;
+    if (!cc_worlds_may_collide(m->shape_world[c], m->shape_world[x])) return 0;
+    if (!cc_groups_may_collide(m->shape_group[c], m->shape_group[x])) return 0;
+    return cc_bits_may_collide(m->shape_type_bits[c], m->shape_affinity_bits[c], m->shape_type_bits[x],
+                               m->shape_affinity_bits[x]);
+}
+
+/* Whether the segment [p, q] crosses triangle (a, b, c), either side. */
+CC_HD int cc_segment_hits_triangle(cc_vec3 p, cc_vec3 q, cc_vec3 a, cc_vec3 b, cc_vec3 c)
+{
+    cc_vec3 d = cc_v3_sub(q, p), e1 = cc_v3_sub(b, a), e2 = cc_v3_sub(c, a);
+    cc_vec3 h = cc_v3_cross(d, e2);
+    float det = cc_v3_dot(e1, h);
+    if (!(fabsf(det) > 0.0f)) return 0;
+    float inv = 1.0f / det;
+    cc_vec3 s = cc_v3_sub(p, a);
+    float u = cc_v3_dot(s, h) * inv;
+    if (u < 0.0f || u > 1.0f) return 0;
+    cc_vec3 k = cc_v3_cross(s, e1);
+    float v = cc_v3_dot(d, k) * inv;
+    if (v < 0.0f || u + v > 1.0f) return 0;
+    float t = cc_v3_dot(e2, k) * inv;
+    return t >= 0.0f && t <= 1.0f;
+}
+
+/* A rotation taking +z to the unit vector d. */
+CC_HD cc_quat cc_q_from_z(cc_vec3 d)
+{
+    if (d.z < -0.999999f) return cc_q(1.0f, 0.0f, 0.0f, 0.0f);
+    return cc_q_normalize(cc_q(-d.y, d.x, 0.0f, 1.0f + d.z));
+}
+
+/* Whether the segment [p, q] meets surface shape s (mesh or heightfield)
+ * at pose xf: it crosses one of the triangles under its box. */
+CC_HD_CALL int cc_segment_hits_surface(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q)
+{
+    cc_vec3 lp = cc_tf_point_inv(xf, p), lq = cc_tf_point_inv(xf, q);
+    cc_vec3 lo = cc_v3_min(lp, lq), hi = cc_v3_max(lp, lq);
+    const cc_shape_geometry* g = &m->shape_geom[s];
+    if (g->type == CC_SHAPE_MESH) {
+        const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+        cc_vec3 k = g->size;
+        cc_vec3 ulo = cc_v3(lo.x / k.x, lo.y / k.y, lo.z / k.z), uhi = cc_v3(hi.x / k.x, hi.y / k.y, hi.z / k.z);
+        cc_bvh_query it;
+        cc_bvh_query_begin(&it, cc_v3_min(ulo, uhi), cc_v3_max(ulo, uhi));
+        const cc_bvh_node* nodes = m->bvh_nodes + d->node_first;
+        const int* prims = m->bvh_prims + d->triangle_first;
+        const cc_mesh_triangle* tris = m->mesh_triangles + d->triangle_first;
+        for (int t = cc_bvh_query_next(&it, nodes, prims); t >= 0; t = cc_bvh_query_next(&it, nodes, prims)) {
+            cc_vec3 a = cc_v3_mul(m->mesh_vertices[tris[t].v[0]], k), b = cc_v3_mul(m->mesh_vertices[tris[t].v[1]], k),
+                    c = cc_v3_mul(m->mesh_vertices[tris[t].v[2]], k);
+            if (cc_segment_hits_triangle(lp, lq, a, b, c)) return 1;
+        }
+        return 0;
+    }
+    cc_hfield_ref h = cc_hfield_ref_of(m, s);
+    int r0, r1, c0, c1;
+    if (!cc_hfield_cell_range(&h, lo, hi, &r0, &r1, &c0, &c1)) return 0;
+    for (int r = r0; r <= r1; ++r)
+        for (int col = c0; col <= c1; ++col)
+            for (int k = 0; k < 2; ++k) {
+                cc_vec3 a, b, c;
+                cc_hfield_triangle(&h, 2 * (r * (h.cols - 1) + col) + k, &a, &b, &c);
+                if (cc_segment_hits_triangle(lp, lq, a, b, c)) return 1;
+            }
+    return 0;
+}
+
+/* Whether the segment [p, q] meets shape s at pose xf: a plane when it
+ * reaches the plane's solid side, a convex shape when it comes within the
+ * shape's effective radius of its core (margins left out). */
+CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q)
+{
+    const cc_shape_geometry* g = &m->shape_geom[s];
+    if (cc_type_is_surface(g->type)) return cc_segment_hits_surface(m, s, xf, p, q);
+    if (g->type == CC_SHAPE_PLANE) {
+        cc_vec3 n = cc_tf_vector(xf, cc_v3(0.0f, 0.0f, 1.0f));
+        return cc_v3_dot(n, cc_v3_sub(p, xf.p)) < 0.0f || cc_v3_dot(n, cc_v3_sub(q, xf.p)) < 0.0f;
+    }
+    if (!cc_type_is_convex(g->type)) return 0;
+    cc_vec3 d = cc_v3_sub(q, p);
+    float len = cc_v3_length(d);
+    cc_geom seg, shape;
+    seg.xf = cc_tf(cc_v3_scale(cc_v3_add(p, q), 0.5f), len > 0.0f ? cc_q_from_z(cc_v3_scale(d, 1.0f / len)) : cc_q_identity());
+    seg.size = cc_v3(0.0f, 0.5f * len, 0.0f);
+    seg.hull = cc_hull_ref_none();
+    shape.xf = xf;
+    shape.size = g->size;
+    shape.hull = g->type == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(m, s) : cc_hull_ref_none();
+    cc_vec3 origin = seg.xf.p;
+    cc_convex a = cc_convex_of(&seg, CC_SHAPE_CAPSULE, origin), b = cc_convex_of(&shape, g->type, origin);
+    float tol = 1.0e-6f * (len + b.extent) + 1.0e-9f;
+    cc_gjk_result r;
+    cc_gjk(&a, &b, cc_v3(0.0f, 0.0f, 0.0f), cc_v3(0.0f, 0.0f, 0.0f), g->radius, tol, tol, &r);
+    if (r.status == CC_GJK_BEYOND) return 0;
+    return r.status != CC_GJK_SEPARATED || r.distance < g->radius;
+}
+
+/* Whether another shape hides the segment [p, q] between the surfaces of
+ * shapes a and b: a candidate of either that could collide with both (the
+ * shapes of a moving body of a or b excepted: they move with it). */
+CC_HD_CALL int cc_line_of_sight_blocked(const cc_model_view* m, const cc_speculation_view* s, const cc_pair* grouped,
+                                        const int* next, int pair_count, const cc_transform* shape_pose, int a, int b,
+                                        cc_vec3 p, cc_vec3 q)
+{
+    int ba = m->shape_geom[a].body, bb = m->shape_geom[b].body;
+    for (int side = 0; side < 2; ++side) {
+        int e = s->partner_head[side ? b : a];
+        for (int guard = 0; e >= 0 && e < 2 * pair_count && guard < 2 * pair_count; ++guard, e = next[e]) {
+            cc_pair pr = grouped[e >> 1];
+            int c = (e & 1) ? pr.a : pr.b;
+            if (c == a || c == b) continue;
+            int bc = m->shape_geom[c].body;
+            if (bc >= 0 && (bc == ba || bc == bb)) continue;
+            if (!cc_occluder_rules(m, c, a) || !cc_occluder_rules(m, c, b)) continue;
+            if (cc_segment_hits_shape(m, c, shape_pose[c], p, q)) return 1;
+        }
+    }
+    return 0;
+}
+
+#endif
