@@ -13,6 +13,15 @@
  * of its members without every thread copying the whole view, a kilobyte
  * and more, to its stack. */
 #define CC_BLOCK_SIZE 256
+
+/* A kernel's register cap (CUDA 12.4+; older compilers leave the choice to
+ * ptxas). For kernels whose call chains ptxas pads far beyond what they
+ * need: the cap must cause no spills (scripts/kernel-resources.py). */
+#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
+#define CC_MAX_REGISTERS(n) __maxnreg__(n)
+#else
+#define CC_MAX_REGISTERS(n)
+#endif
 /* Grids never exceed this many blocks; grid-stride loops cover the rest. */
 #define CC_MAX_GRID_BLOCKS 4096
 

@@ -2,7 +2,9 @@
 // candidate lists of the line of sight, then one thread per candidate pair
 // that sweeps the convex pairs with a fast shape. Its own kernel, so that
 // the advancement and the line of sight add no registers to the narrow
-// phase's.
+// phase's. Its chain of out-of-line parts (search, advancement, separation,
+// GJK) makes ptxas reserve far more registers than any part needs (225);
+// capped at the heavy budget it spills nothing.
 #include "cuda/launch.h"
 #include "kernels/contacts/toi.h"
 
@@ -13,7 +15,7 @@ __global__ void cc_toi_link_kernel(const __grid_constant__ cc_pass_view v)
     cc_toi_link_thread((int)i, &v);
 }
 
-__global__ void cc_toi_kernel(const __grid_constant__ cc_pass_view v)
+__global__ void CC_MAX_REGISTERS(192) cc_toi_kernel(const __grid_constant__ cc_pass_view v)
 {
     int n = cc_candidate_count(&v);
     CC_GRID_STRIDE_LOOP(i, n)

@@ -38,14 +38,15 @@ CC_HD int cc_is_filter_pair(const cc_model_view* m, int a, int b)
     return cc_pair_key_row(m->filter_pairs, m->filter_pair_count, cc_filter_pair_key(a, b)) >= 0;
 }
 
-/* Every rule; with check_route zero, all but the route rule (pipeline
- * creation uses that to find pairs this build cannot collide yet). */
-CC_HD int cc_pair_passes_rules(const cc_model_view* m, int a, int b, int check_route)
+/* Every rule but the static-static one (the line of sight asks whether a
+ * static shape could collide with another static one's partner, as a
+ * table hides the floor); with check_route zero, all but the route rule
+ * too. */
+CC_HD int cc_pair_passes_rules_of_any_motion(const cc_model_view* m, int a, int b, int check_route)
 {
     if (a == b) return 0;
     unsigned fa = m->shape_flags[a], fb = m->shape_flags[b];
     if (!(fa & fb & CC_SHAPE_FLAG_COLLIDES)) return 0;
-    if (fa & fb & CC_SHAPE_FLAG_STATIC) return 0;
     if (!cc_worlds_may_collide(m->shape_world[a], m->shape_world[b])) return 0;
     if ((fa & fb & CC_SHAPE_FLAG_IN_CONTACT_PAIR) && cc_contact_pair_index(m, a, b) >= 0)
         return !check_route || cc_route_exists(m->shape_geom[a].type, m->shape_geom[a].size, m->shape_geom[b].type,
@@ -66,6 +67,14 @@ CC_HD int cc_pair_passes_rules(const cc_model_view* m, int a, int b, int check_r
         return 0;
     if ((fa & fb & CC_SHAPE_FLAG_HAS_FILTERS) && cc_is_filter_pair(m, a, b)) return 0;
     return 1;
+}
+
+/* Every rule; with check_route zero, all but the route rule (pipeline
+ * creation uses that to find pairs this build cannot collide yet). */
+CC_HD int cc_pair_passes_rules(const cc_model_view* m, int a, int b, int check_route)
+{
+    if (m->shape_flags[a] & m->shape_flags[b] & CC_SHAPE_FLAG_STATIC) return 0;
+    return cc_pair_passes_rules_of_any_motion(m, a, b, check_route);
 }
 
 CC_HD int cc_pair_may_collide(const cc_model_view* m, int a, int b) { return cc_pair_passes_rules(m, a, b, 1); }

@@ -30,19 +30,9 @@ CC_HD void cc_partner_link_thread(int i, const cc_pair* grouped, const cc_specul
     next[2 * i + 1] = cc_atomic_exchange_i32(&s->partner_head[p.b], 2 * i + 1);
 }
 
-/* Whether shape c could collide with shape x by the pose-independent rules
- * that concern the two alone (world, group, bits; not body on body). */
-CC_HD int cc_occluder_rules(const cc_model_view* m, int c, int x)
-{
-    if (!(m->shape_flags[c] & CC_SHAPE_FLAG_COLLIDES)) return 0;
-    if (!cc_worlds_may_collide(m->shape_world[c], m->shape_world[x])) return 0;
-    if (!cc_groups_may_collide(m->shape_group[c], m->shape_group[x])) return 0;
-    return cc_bits_may_collide(m->shape_type_bits[c], m->shape_affinity_bits[c], m->shape_type_bits[x],
-                               m->shape_affinity_bits[x]);
-}
-
-/* Whether the segment [p, q] crosses triangle (a, b, c), either side. */
-CC_HD int cc_segment_hits_triangle(cc_vec3 p, cc_vec3 q, cc_vec3 a, cc_vec3 b, cc_vec3 c)
+/* Whether the segment [p, q] crosses triangle (a, b, c), either side, at a
+ * fraction of its length within [lo, hi]. */
+CC_HD int cc_segment_hits_triangle(cc_vec3 p, cc_vec3 q, cc_vec3 a, cc_vec3 b, cc_vec3 c, float lo, float hi)
 {
     cc_vec3 d = cc_v3_sub(q, p), e1 = cc_v3_sub(b, a), e2 = cc_v3_sub(c, a);
     cc_vec3 h = cc_v3_cross(d, e2);
@@ -56,7 +46,7 @@ CC_HD int cc_segment_hits_triangle(cc_vec3 p, cc_vec3 q, cc_vec3 a, cc_vec3 b, c
     float v = cc_v3_dot(d, k) * inv;
     if (v < 0.0f || u + v > 1.0f) return 0;
     float t = cc_v3_dot(e2, k) * inv;
-    return t >= 0.0f && t <= 1.0f;
+    return t >= lo && t <= hi;
 }
 
 /* A rotation taking +z to the unit vector d. */
@@ -67,9 +57,14 @@ CC_HD cc_quat cc_q_from_z(cc_vec3 d)
 }
 
 /* Whether the segment [p, q] meets surface shape s (mesh or heightfield)
- * at pose xf: it crosses one of the triangles under its box. */
-CC_HD_CALL int cc_segment_hits_surface(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q)
+ * at pose xf: it crosses one of the triangles under its box farther than
+ * `trim` from both ends. */
+CC_HD_CALL int cc_segment_hits_surface(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q,
+                                       float trim)
 {
+    float len = cc_v3_length(cc_v3_sub(q, p));
+    float t_lo = len > 0.0f ? trim / len : 0.0f, t_hi = 1.0f - t_lo;
+    if (!(t_lo < t_hi)) return 0;
     cc_vec3 lp = cc_tf_point_inv(xf, p), lq = cc_tf_point_inv(xf, q);
     cc_vec3 lo = cc_v3_min(lp, lq), hi = cc_v3_max(lp, lq);
     const cc_shape_geometry* g = &m->shape_geom[s];
@@ -85,7 +80,7 @@ CC_HD_CALL int cc_segment_hits_surface(const cc_model_view* m, int s, cc_transfo
         for (int t = cc_bvh_query_next(&it, nodes, prims); t >= 0; t = cc_bvh_query_next(&it, nodes, prims)) {
             cc_vec3 a = cc_v3_mul(m->mesh_vertices[tris[t].v[0]], k), b = cc_v3_mul(m->mesh_vertices[tris[t].v[1]], k),
                     c = cc_v3_mul(m->mesh_vertices[tris[t].v[2]], k);
-            if (cc_segment_hits_triangle(lp, lq, a, b, c)) return 1;
+            if (cc_segment_hits_triangle(lp, lq, a, b, c, t_lo, t_hi)) return 1;
         }
         return 0;
     }
@@ -97,32 +92,61 @@ CC_HD_CALL int cc_segment_hits_surface(const cc_model_view* m, int s, cc_transfo
             for (int k = 0; k < 2; ++k) {
                 cc_vec3 a, b, c;
                 cc_hfield_triangle(&h, 2 * (r * (h.cols - 1) + col) + k, &a, &b, &c);
-                if (cc_segment_hits_triangle(lp, lq, a, b, c)) return 1;
+                if (cc_segment_hits_triangle(lp, lq, a, b, c, t_lo, t_hi)) return 1;
             }
     return 0;
 }
 
-/* Whether the segment [p, q] meets shape s at pose xf: a plane when it
- * reaches the plane's solid side, a convex shape when it comes within the
- * shape's effective radius of its core (margins left out). */
-CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q)
+/* Distance of world point x from shape c's core at pose xf (a convex,
+ * bounded shape), 0 when inside it; a lower bound when beyond `limit`. */
+CC_HD float cc_point_core_distance(const cc_geom* shape, int type, cc_vec3 x, float limit)
+{
+    cc_geom point;
+    point.xf = cc_tf(x, cc_q_identity());
+    point.size = cc_v3(0.0f, 0.0f, 0.0f);
+    point.hull = cc_hull_ref_none();
+    cc_convex a = cc_convex_of(&point, CC_SHAPE_SPHERE, x), b = cc_convex_of(shape, type, x);
+    float tol = 1.0e-6f * b.extent + 1.0e-9f;
+    cc_gjk_result r;
+    cc_gjk(&a, &b, cc_v3(0.0f, 0.0f, 0.0f), cc_v3(0.0f, 0.0f, 0.0f), limit, tol, tol, &r);
+    if (r.status == CC_GJK_BEYOND) return limit;
+    return r.status == CC_GJK_SEPARATED ? r.distance : 0.0f;
+}
+
+/* Whether shape s at pose xf lies between the ends of the segment [p, q]:
+ * it meets the segment and neither end is within `trim` of it (a shape
+ * that one of the two rests on, or that holds an end, is beside the
+ * contact, not between). A plane must have one end in front and the other
+ * behind it, crossing within its extent; a surface must be crossed
+ * farther than `trim` from both ends; a convex shape must come within its
+ * effective radius of the segment (margins left out). */
+CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q,
+                                     float trim)
 {
     const cc_shape_geometry* g = &m->shape_geom[s];
-    if (cc_type_is_surface(g->type)) return cc_segment_hits_surface(m, s, xf, p, q);
+    if (cc_type_is_surface(g->type)) return cc_segment_hits_surface(m, s, xf, p, q, trim);
     if (g->type == CC_SHAPE_PLANE) {
-        cc_vec3 n = cc_tf_vector(xf, cc_v3(0.0f, 0.0f, 1.0f));
-        return cc_v3_dot(n, cc_v3_sub(p, xf.p)) < 0.0f || cc_v3_dot(n, cc_v3_sub(q, xf.p)) < 0.0f;
+        cc_vec3 lp = cc_tf_point_inv(xf, p), lq = cc_tf_point_inv(xf, q);
+        int crosses = (lp.z > trim && lq.z < -trim) || (lq.z > trim && lp.z < -trim);
+        if (!crosses) return 0;
+        cc_vec3 at = cc_v3_add(lp, cc_v3_scale(cc_v3_sub(lq, lp), lp.z / (lp.z - lq.z)));
+        int finite = g->size.x > 0.0f || g->size.y > 0.0f;
+        return !finite || (fabsf(at.x) <= g->size.x && fabsf(at.y) <= g->size.y);
     }
     if (!cc_type_is_convex(g->type)) return 0;
-    cc_vec3 d = cc_v3_sub(q, p);
-    float len = cc_v3_length(d);
-    cc_geom seg, shape;
-    seg.xf = cc_tf(cc_v3_scale(cc_v3_add(p, q), 0.5f), len > 0.0f ? cc_q_from_z(cc_v3_scale(d, 1.0f / len)) : cc_q_identity());
-    seg.size = cc_v3(0.0f, 0.5f * len, 0.0f);
-    seg.hull = cc_hull_ref_none();
+    cc_geom shape;
     shape.xf = xf;
     shape.size = g->size;
     shape.hull = g->type == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(m, s) : cc_hull_ref_none();
+    float clear = g->radius + trim;
+    if (cc_point_core_distance(&shape, g->type, p, clear) < clear) return 0;
+    if (cc_point_core_distance(&shape, g->type, q, clear) < clear) return 0;
+    cc_vec3 d = cc_v3_sub(q, p);
+    float len = cc_v3_length(d);
+    cc_geom seg;
+    seg.xf = cc_tf(cc_v3_scale(cc_v3_add(p, q), 0.5f), len > 0.0f ? cc_q_from_z(cc_v3_scale(d, 1.0f / len)) : cc_q_identity());
+    seg.size = cc_v3(0.0f, 0.5f * len, 0.0f);
+    seg.hull = cc_hull_ref_none();
     cc_vec3 origin = seg.xf.p;
     cc_convex a = cc_convex_of(&seg, CC_SHAPE_CAPSULE, origin), b = cc_convex_of(&shape, g->type, origin);
     float tol = 1.0e-6f * (len + b.extent) + 1.0e-9f;
@@ -133,11 +157,13 @@ CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform
 }
 
 /* Whether another shape hides the segment [p, q] between the surfaces of
- * shapes a and b: a candidate of either that could collide with both (the
- * shapes of a moving body of a or b excepted: they move with it). */
+ * shapes a and b: a candidate of either that the pair rules (all but the
+ * static-static one) let collide with both, the shapes of a moving body of
+ * a or b excepted (they move with it). `trim`: how far from an end a shape
+ * counts as beside it rather than between. */
 CC_HD_CALL int cc_line_of_sight_blocked(const cc_model_view* m, const cc_speculation_view* s, const cc_pair* grouped,
                                         const int* next, int pair_count, const cc_transform* shape_pose, int a, int b,
-                                        cc_vec3 p, cc_vec3 q)
+                                        cc_vec3 p, cc_vec3 q, float trim)
 {
     int ba = m->shape_geom[a].body, bb = m->shape_geom[b].body;
     for (int side = 0; side < 2; ++side) {
@@ -148,8 +174,9 @@ CC_HD_CALL int cc_line_of_sight_blocked(const cc_model_view* m, const cc_specula
             if (c == a || c == b) continue;
             int bc = m->shape_geom[c].body;
             if (bc >= 0 && (bc == ba || bc == bb)) continue;
-            if (!cc_occluder_rules(m, c, a) || !cc_occluder_rules(m, c, b)) continue;
-            if (cc_segment_hits_shape(m, c, shape_pose[c], p, q)) return 1;
+            if (!cc_pair_passes_rules_of_any_motion(m, c, a, 0) || !cc_pair_passes_rules_of_any_motion(m, c, b, 0))
+                continue;
+            if (cc_segment_hits_shape(m, c, shape_pose[c], p, q, trim)) return 1;
         }
     }
     return 0;

@@ -114,13 +114,20 @@ CC_HD float cc_shape_reach(const cc_speculation_view* s, int b, cc_vec3 lower, c
 }
 
 /* The pair's growth of its detection distance [m]. In the time-of-impact
- * mode a pair of convex shapes (planes included) is swept instead, so it
- * grows by a scheduled pass's reserve only; meshes and heightfields keep
- * the velocity-adapted gap. */
+ * mode a pair of convex shapes (planes included) with a fast shape is
+ * the time-of-impact stage's (cc_pair_swept: the narrow phase writes
+ * nothing for it), which admits by the authored gaps and a scheduled
+ * pass's reserve and sweeps beyond them; the other pairs (slow shapes,
+ * meshes and heightfields) keep the gap. */
+CC_HD int cc_pair_swept(const cc_speculation_view* s, int a, int b)
+{
+    return s && s->toi && (s->shape_sweep[a] > 0.0f || s->shape_sweep[b] > 0.0f);
+}
+
 CC_HD float cc_pair_reach(const cc_speculation_view* s, int a, int b, int convex_pair)
 {
     if (!s) return 0.0f;
-    if (s->toi && convex_pair) return cc_minf(cc_speculation_reserve(s), s->gap_max);
+    if (convex_pair && cc_pair_swept(s, a, b)) return cc_minf(cc_speculation_reserve(s), s->gap_max);
     float r = s->shape_reach[a] + s->shape_reach[b];
     return r < s->gap_max ? r : s->gap_max;
 }

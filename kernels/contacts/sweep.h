@@ -26,27 +26,29 @@ typedef struct cc_shape_motion {
     float sweep;   /* |shift| + |turn| radius [m] */
 } cc_shape_motion;
 
-/* The motion of a shape whose world box (unswept) is [lower, upper] on body
- * b (moves: the body is not static); a shape that does not move keeps its
- * box centre as `com`. Unbounded shapes (planes) get an infinite radius and
- * never a finite sweep unless they only translate. */
-CC_HD cc_shape_motion cc_shape_motion_of(const cc_speculation_view* s, int b, int moves, cc_vec3 lower,
-                                         cc_vec3 upper)
+/* The motion of a shape at world position `origin` whose world box
+ * (unswept) is [lower, upper], on body b (moves: the body is not static).
+ * A shape that does not move keeps its own origin as `com`. An unbounded
+ * shape (a plane) has no radius (3e38) and sweeps its translation only: no
+ * bound covers what a turn does to it. */
+CC_HD cc_shape_motion cc_shape_motion_of(const cc_speculation_view* s, int b, int moves, cc_vec3 origin,
+                                         cc_vec3 lower, cc_vec3 upper)
 {
     cc_shape_motion m;
     cc_vec3 centre = cc_v3_scale(cc_v3_add(lower, upper), 0.5f);
     float half = 0.5f * cc_v3_length(cc_v3_sub(upper, lower));
-    m.com = centre;
+    int bounded = half < 1.0e29f;
+    m.com = origin;
     m.shift = cc_v3(0.0f, 0.0f, 0.0f);
     m.turn = cc_v3(0.0f, 0.0f, 0.0f);
-    m.radius = half < 3.0e38f ? half : 3.0e38f;
+    m.radius = bounded ? cc_v3_length(cc_v3_sub(centre, origin)) + half : 3.0e38f;
     m.sweep = 0.0f;
     if (!moves || !s->linear) return m;
     float h = cc_speculation_horizon(s);
     m.com = cc_tf_point(s->body_pose[b], s->body_mass[b].com);
-    m.radius = cc_minf(cc_v3_length(cc_v3_sub(centre, m.com)) + half, 3.0e38f);
+    m.radius = bounded ? cc_v3_length(cc_v3_sub(centre, m.com)) + half : 3.0e38f;
     m.shift = cc_v3_scale(s->linear[b], h);
-    m.turn = cc_v3_scale(s->angular[b], h);
+    if (bounded) m.turn = cc_v3_scale(s->angular[b], h);
     float spin = cc_v3_length(m.turn);
     m.sweep = cc_v3_length(m.shift) + (spin > 0.0f ? spin * m.radius : 0.0f);
     if (!(m.sweep <= s->gap_max)) { /* beyond the cap, infinite or NaN */
@@ -78,6 +80,7 @@ CC_HD cc_quat cc_turn_quat(cc_vec3 turn, float tau)
  * mass moved by tau shift, the body turned by tau turn about it. */
 CC_HD cc_transform cc_swept_pose(const cc_shape_motion* m, cc_transform xf, float tau)
 {
+    if (m->sweep == 0.0f) return xf; /* exactly where it is (a plane's box centre is no point to turn about) */
     cc_quat r = cc_turn_quat(m->turn, tau);
     cc_vec3 arm = cc_q_rotate(r, cc_v3_sub(xf.p, m->com));
     return cc_tf(cc_v3_add(cc_v3_madd(m->com, m->shift, tau), arm), cc_q_normalize(cc_q_mul(r, xf.q)));

@@ -74,7 +74,7 @@ CC_HD_CALL cc_swept_shape cc_swept_shape_of(const cc_pass_view* v, const cc_spec
     w.geom.hull = g.type == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(&v->model, shape) : cc_hull_ref_none();
     cc_aabb box = cc_shape_world_aabb(&v->model, shape, w.geom.xf);
     int moves = g.body >= 0 && !v->model.body_static[g.body];
-    w.motion = cc_shape_motion_of(s, g.body, moves, box.lower, box.upper);
+    w.motion = cc_shape_motion_of(s, g.body, moves, w.geom.xf.p, box.lower, box.upper);
     return w;
 }
 
@@ -141,16 +141,23 @@ CC_HD void cc_toi_manifold(int route, const cc_geom* a, const cc_geom* b, float 
     else if (cc_route_class(route) == CC_ROUTE_CLASS_CONVEX) cc_toi_manifold_generic(route, a, b, threshold, mf);
 }
 
+/* What the search found of a pair. */
+#define CC_TOI_NONE 0 /* not swept, or no impact within the horizon */
+#define CC_TOI_HIT 1  /* an impact at adv->tau */
+#define CC_TOI_NEAR 2 /* already within the pair's gaps: its ordinary contacts */
+
 /* The search of grouped pair i: its two shapes (lower type first), their
- * sides, and the advancement; nonzero when they meet within the horizon. */
+ * sides, and the advancement (CC_TOI_*). A swept pair is the stage's alone:
+ * the narrow phase wrote nothing for it (cc_pair_swept). */
 CC_HD_CALL int cc_toi_search(int i, const cc_pass_view* v, cc_swept_shape* A, cc_swept_shape* B, cc_contact_side* a,
                              cc_contact_side* b, cc_advance* adv)
 {
     const cc_speculation_view* s = v->spec_published;
     cc_pair p = v->grouped_pairs[i];
-    if (!(s->shape_sweep[p.a] > 0.0f) && !(s->shape_sweep[p.b] > 0.0f)) return 0;
+    if (!cc_pair_swept(s, p.a, p.b)) return CC_TOI_NONE;
     int ta = v->model.shape_geom[p.a].type, tb = v->model.shape_geom[p.b].type;
-    if (!cc_type_is_convex(ta) || !cc_type_is_convex(tb) || (ta == CC_SHAPE_PLANE && tb == CC_SHAPE_PLANE)) return 0;
+    if (!cc_type_is_convex(ta) || !cc_type_is_convex(tb) || (ta == CC_SHAPE_PLANE && tb == CC_SHAPE_PLANE))
+        return CC_TOI_NONE;
     int swap = ta > tb; /* lower type first, as the narrow phase */
     *A = cc_swept_shape_of(v, s, swap ? p.b : p.a);
     *B = cc_swept_shape_of(v, s, swap ? p.a : p.b);
@@ -158,23 +165,55 @@ CC_HD_CALL int cc_toi_search(int i, const cc_pass_view* v, cc_swept_shape* A, cc
     float margin = a->gap + b->gap + a->reach, thick = a->thickness + b->thickness;
     if (A->type == CC_SHAPE_PLANE) {
         cc_vec3 n = cc_tf_vector(A->geom.xf, cc_v3(0.0f, 0.0f, 1.0f));
-        if (!cc_swept_sphere_meets_plane(A->geom.xf.p, n, A->motion.shift, &B->motion, margin + thick)) return 0;
+        if (!cc_swept_sphere_meets_plane(A->geom.xf.p, n, A->motion.shift, &B->motion, margin + thick))
+            return CC_TOI_NONE;
     } else if (!cc_swept_spheres_meet(&A->motion, &B->motion, margin + thick)) {
-        return 0;
+        return CC_TOI_NONE;
     }
-    /* Apart by more than the narrow phase admits: its rows are none. */
+    /* Within the gaps (or a scheduled pass's reserve), or touching: the
+     * pair's own contacts at the pass's poses, as the narrow phase would
+     * write them. */
     cc_sweep_gap start = cc_sweep_separation(A->type, &A->geom, B->type, &B->geom, cc_v3(0.0f, 0.0f, 0.0f));
     float d0 = start.core - thick;
-    if (!start.apart || !(d0 >= margin)) return 0;
+    if (!start.apart || !(d0 >= margin)) return CC_TOI_NEAR;
     cc_pass_counters* c = v->counters;
     cc_atomic_add_i32(&c->toi_pairs, 1);
     *adv = cc_conservative_advance(A->type, &A->geom, &A->motion, B->type, &B->geom, &B->motion, thick, margin, d0,
                                    start.n);
     cc_atomic_max_i32(&c->toi_iterations_max, adv->iterations);
-    if (!adv->hit) return 0;
+    if (!adv->hit) return CC_TOI_NONE;
     if (adv->capped) cc_atomic_add_i32(&c->toi_capped, 1);
-    return 1;
+    return CC_TOI_HIT;
 }
+
+/* Writes a near pair's manifold (computed in the order `mirror` says) as
+ * the narrow phase does in the gap mode. */
+CC_HD_CALL void cc_toi_write_near(const cc_pass_view* v, cc_manifold* mf, const cc_contact_side* a,
+                                  const cc_contact_side* b, int mirror)
+{
+    if (mirror) cc_manifold_mirror(mf);
+    cc_contact_side sa = *a, sb = *b;
+    sa.reach = sb.reach = cc_pair_reach(v->spec_published, sa.shape, sb.shape, 0);
+    cc_write_manifold(mf, sa, sb, v->body_pose, cc_pass_contact_sink(v));
+}
+
+/* A swept pair already within its gaps: the pair's routine at the pass's
+ * poses, written as the narrow phase writes in the gap mode (same
+ * sub-keys, admission and flags: points touching while closing fast are
+ * kept and arrested), two shapes of one type taken in the narrow phase's
+ * fixed order. */
+CC_HD_CALL void cc_toi_near(const cc_pass_view* v, const cc_swept_shape* A, const cc_swept_shape* B,
+                            const cc_contact_side* a, const cc_contact_side* b)
+{
+    float reach = cc_pair_reach(v->spec_published, A->shape, B->shape, 0);
+    float threshold = (a->gap + b->gap) + (a->thickness + b->thickness) + reach;
+    int mirror = A->type == B->type && A->type != CC_SHAPE_SPHERE && cc_geom_precedes(&B->geom, &A->geom);
+    cc_manifold mf;
+    cc_toi_manifold(cc_route_of(A->type, B->type), mirror ? &B->geom : &A->geom, mirror ? &A->geom : &B->geom,
+                    threshold, &mf);
+    cc_toi_write_near(v, &mf, a, b, mirror);
+}
+
 
 /* A pair that meets at adv->tau: its poses there and its manifold. */
 typedef struct cc_toi_impact {
@@ -221,8 +260,11 @@ CC_HD_CALL int cc_toi_hidden(const cc_pass_view* v, const cc_swept_shape* A, con
     cc_vec3 sa = cc_swept_point_back(A, w->xa, cc_v3_madd(cc_manifold_point_a(mf, k0), mf->normal, a->thickness));
     cc_vec3 sb = cc_swept_point_back(B, w->xb, cc_v3_madd(cc_manifold_point_b(mf, k0), mf->normal, -b->thickness));
     int pairs = cc_min_i32(v->counters->pair_count, v->pairs.capacity);
-    return cc_line_of_sight_blocked(&v->model, v->spec_published, v->grouped_pairs, v->partner_next, pairs,
-                                    v->shape_pose, A->shape, B->shape, sa, sb);
+    const cc_speculation_view* s = v->spec_published;
+    float trim = cc_minf(0.25f * cc_v3_length(cc_v3_sub(sb, sa)),
+                         0.5f * cc_minf(s->shape_thin[A->shape], s->shape_thin[B->shape]));
+    return cc_line_of_sight_blocked(&v->model, s, v->grouped_pairs, v->partner_next, pairs, v->shape_pose, A->shape,
+                                    B->shape, sa, sb, trim);
 }
 
 /* Grouped pair i in the TOI mode. Each part is out of line and the parts
@@ -234,7 +276,9 @@ CC_HD void cc_toi_thread(int i, const cc_pass_view* v)
     cc_contact_side a, b;
     cc_advance adv;
     cc_toi_impact w;
-    if (!cc_toi_search(i, v, &A, &B, &a, &b, &adv) || !cc_toi_impact_of(v, &A, &B, &a, &b, &adv, &w)) return;
+    int found = cc_toi_search(i, v, &A, &B, &a, &b, &adv);
+    if (found == CC_TOI_NEAR) cc_toi_near(v, &A, &B, &a, &b);
+    if (found != CC_TOI_HIT || !cc_toi_impact_of(v, &A, &B, &a, &b, &adv, &w)) return;
     cc_pass_counters* c = v->counters;
     if (cc_toi_hidden(v, &A, &B, &a, &b, &w)) {
         cc_atomic_add_i32(&c->toi_occluded, 1);

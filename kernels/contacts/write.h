@@ -73,13 +73,12 @@ CC_HD int cc_contact_admits(const cc_speculation_view* spec, cc_contact_side a, 
     return a.reach > 0.0f && cc_speculation_admits(spec, a.body, b.body, p, n, d);
 }
 
-/* The row's speculative flag (contacts/speculation.h): for pairs that
- * speculate by their gap, and in the TOI mode for every pair, whose rows
- * that touch while closing fast must be arrested like the swept ones. */
+/* The row's speculative flag (contacts/speculation.h), for pairs that
+ * speculate by their gap. */
 CC_HD_CALL int cc_contact_flagged(const cc_speculation_view* spec, cc_contact_side a, cc_contact_side b, cc_vec3 p,
                                   cc_vec3 n, float d)
 {
-    if (!spec || !(a.reach > 0.0f || spec->toi)) return 0;
+    if (!spec || !(a.reach > 0.0f)) return 0;
     return cc_speculation_flag(spec, a.shape, b.shape, a.body, b.body, p, n, d);
 }
 

@@ -21,8 +21,9 @@
  * no overlap query is needed; it stops when d(tau) is within 1 % of the
  * initial clearance of the target, when tau passes 1 (no impact within the
  * horizon) or after CC_ADVANCE_ITERATIONS steps (a pose still apart, where
- * the caller makes its contact). The distances are GJK's less its
- * tolerance, lower bounds, so rounding cannot carry a step into overlap.
+ * the caller makes its contact). Each distance is the separation along
+ * GJK's normal from the two support functions, a lower bound however GJK
+ * ended, so its rounding cannot carry a step into overlap.
  * The time of impact itself is refined from there (cc_advance_impact).
  * `margin` is the contact-space distance at which the pair's contacts
  * begin (its gaps). */
@@ -69,12 +70,15 @@ CC_HD_CALL cc_sweep_gap cc_sweep_separation(int ta, const cc_geom* a, int tb, co
     float tol = CC_ADVANCE_GJK_TOLERANCE * cc_minf(ca.extent, cb.extent) + 1.0e-7f;
     cc_gjk_result g;
     cc_gjk(&ca, &cb, cc_v3(0.0f, 0.0f, 0.0f), guess, 3.0e38f, tol, tol, &g);
-    r.apart = g.status == CC_GJK_SEPARATED;
     r.core = 0.0f;
     r.n = g.normal;
     r.pa = r.pb = origin;
-    if (!r.apart) return r;
-    r.core = g.distance - tol;
+    r.apart = 0;
+    if (g.status != CC_GJK_SEPARATED) return r;
+    /* The separation along GJK's normal, from the support functions: a
+     * lower bound of the distance whichever way GJK stopped. */
+    r.core = cc_v3_dot(r.n, cc_support(&cb, cc_v3_neg(r.n))) - cc_v3_dot(r.n, cc_support(&ca, r.n));
+    r.apart = r.core > 0.0f;
     r.pa = cc_v3_add(g.point_a, origin);
     r.pb = cc_v3_add(g.point_b, origin);
     return r;

@@ -81,6 +81,7 @@ CC_HD void cc_narrowphase_class_thread(int i, const cc_model_view* m, const cc_p
     cc_pair p = grouped[i];
     cc_shape_geometry g0 = m->shape_geom[p.a], g1 = m->shape_geom[p.b];
     if (cc_type_is_surface(g0.type) || cc_type_is_surface(g1.type)) return; /* the mesh stages' */
+    if (cc_pair_swept(sink.spec, p.a, p.b)) return; /* the time-of-impact stage's (contacts/toi.h) */
     int swap = g0.type > g1.type;
     int sa = swap ? p.b : p.a, sb = swap ? p.a : p.b;
     cc_shape_geometry geo_a = swap ? g1 : g0, geo_b = swap ? g0 : g1;

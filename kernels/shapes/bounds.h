@@ -182,10 +182,10 @@ CC_HD cc_aabb cc_shape_world_aabb(const cc_model_view* m, int i, cc_transform xf
 
 /* Per-thread body: shape i's world pose and expanded AABB (and, with
  * speculation, its reach, by which the box grows too). In the time-of-
- * impact mode only fast shapes sweep (contacts/sweep.h): their boxes cover
- * their whole motion over the horizon, and their reach serves the mesh and
- * heightfield pairs, which keep the gap mode; the others grow by a
- * scheduled pass's reserve alone. */
+ * impact mode a fast shape (contacts/sweep.h) sweeps: its box covers its
+ * motion over the horizon instead, grown by a scheduled pass's reserve
+ * alone, and its reach serves the mesh and heightfield pairs, which keep
+ * the gap; slower shapes are treated as in the gap mode. */
 CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transform* body_pose,
                                   const cc_speculation_view* spec, cc_speculation_view* published,
                                   cc_transform* shape_pose, cc_aabb* aabb)
@@ -199,21 +199,17 @@ CC_HD void cc_shape_bounds_thread(int i, const cc_model_view* m, const cc_transf
     if (spec->linear) {
         int moves = g.body >= 0 && !m->body_static[g.body];
         float reach = moves ? cc_shape_reach(spec, g.body, box.lower, box.upper) : 0.0f;
+        spec->shape_reach[i] = reach;
         if (spec->toi) {
-            cc_shape_motion motion = cc_shape_motion_of(spec, g.body, moves, box.lower, box.upper);
+            cc_shape_motion motion = cc_shape_motion_of(spec, g.body, moves, xf.p, box.lower, box.upper);
             int fast = cc_shape_is_fast(&motion, spec->shape_thin[i]);
             spec->shape_sweep[i] = fast ? motion.sweep : 0.0f;
             spec->partner_head[i] = -1;
             if (fast) {
                 cc_atomic_add_i32(spec->fast_shapes, 1);
                 cc_swept_box(&motion, &box.lower, &box.upper);
-            } else {
-                reach = moves ? cc_minf(cc_speculation_reserve(spec), spec->gap_max) : 0.0f;
+                reach = cc_minf(cc_speculation_reserve(spec), spec->gap_max);
             }
-            spec->shape_reach[i] = reach;
-            reach = cc_minf(cc_speculation_reserve(spec), spec->gap_max) * (float)moves;
-        } else {
-            spec->shape_reach[i] = reach;
         }
         box.lower = cc_v3_sub(box.lower, cc_v3(reach, reach, reach));
         box.upper = cc_v3_add(box.upper, cc_v3(reach, reach, reach));

@@ -4,7 +4,9 @@
 // for every broad phase, meshes, the step's arrest of speculative rows
 // (exact for one row, once for a box's four corners, for each law and
 // integrator), tunnelling of a fast small sphere through a thin plate
-// directly and in a frame graph, slow scenes unchanged, and bad input.
+// directly and in a frame graph, slow scenes unchanged, and bad input; the
+// arrest scenarios (capsules, corners, random poses, several bullets, a
+// spinning rod) in the time-of-impact mode too.
 #include <cmath>
 #include <algorithm>
 #include <cstring>
@@ -20,12 +22,18 @@ namespace {
 
 class Speculative : public DeviceTest {};
 
-cc_pipeline_def speculative_def(float gap_max)
+cc_pipeline_def speculative_def(float gap_max, cc_speculative_mode mode = CC_SPECULATIVE_GAP)
 {
     cc_pipeline_def d = cc_default_pipeline_def();
     d.speculative_contact_gap_max = gap_max;
+    d.speculative_mode = mode;
     return d;
 }
+
+// The arrest scenarios run in both modes: the step treats a swept row like
+// any other speculative row.
+const cc_speculative_mode kBothModes[] = {CC_SPECULATIVE_GAP, CC_SPECULATIVE_TOI};
+const char* mode_name(cc_speculative_mode m) { return m == CC_SPECULATIVE_TOI ? "toi mode" : "gap mode"; }
 
 // Sets one body's velocity in a world's state.
 void set_velocity(World& w, int body, cc_vec3 v, cc_vec3 omega = {0, 0, 0})
@@ -458,24 +466,32 @@ TEST_P(Speculative, ACapsuleFallingAlongItsAxisStopsAtItsLeadingEnd)
 {
     // Its two ends give two rows along one normal, the upper one 4 cm
     // farther: the arrest follows the leading end, not the mean of the two.
-    for (float speed : {23.0f, 61.0f, 97.0f}) {
-        SCOPED_TRACE(speed);
-        Builder b = make_builder_with_gravity({0, 0, -9.81f}, 0.0f);
-        add_slab(b.get(), 0.5f, 0.0f);
-        int capsule = add_body(b.get(), {0.0f, 0.0f, 0.5f});
-        cc_shape_def d = cc_default_shape_def();
-        CC_ASSERT_OK(cc_builder_add_capsule(b.get(), capsule, 0.005f, 0.02f, &d, nullptr));
-        Sim sim;
-        cc_pipeline_def pd = speculative_def(2.0f);
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        sim.set_velocity(capsule, {0, 0, -speed});
-        ASSERT_TRUE(run_collide_every(sim, 48, 4, 1.0f / 240.0f, [&](int k) {
-            float z = sim.pose(capsule).p.z;
-            EXPECT_GT(z, 0.025f - 1e-3f) << "substep " << k << ": its tip more than 1 mm into the slab";
-            return z > 0.025f - 1e-3f;
-        }));
-        EXPECT_NEAR(sim.pose(capsule).p.z, 0.025f, 1e-3f);
-        EXPECT_LT(std::fabs(sim.linear(capsule).z), 0.1f);
+    // Colliding every fourth substep, a body that comes to rest exactly
+    // touching has no row until the next pass and sinks by g H^2 / 2
+    // (1.4 mm) under gravity, speculation or not: the capsule has a 2 mm
+    // gap, as a scene colliding this seldom should.
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        for (float speed : {23.0f, 61.0f, 97.0f}) {
+            SCOPED_TRACE(speed);
+            Builder b = make_builder_with_gravity({0, 0, -9.81f}, 0.0f);
+            add_slab(b.get(), 0.5f, 0.0f);
+            int capsule = add_body(b.get(), {0.0f, 0.0f, 0.5f});
+            cc_shape_def d = cc_default_shape_def();
+            d.gap = 0.002f;
+            CC_ASSERT_OK(cc_builder_add_capsule(b.get(), capsule, 0.005f, 0.02f, &d, nullptr));
+            Sim sim;
+            cc_pipeline_def pd = speculative_def(2.0f, mode);
+            ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+            sim.set_velocity(capsule, {0, 0, -speed});
+            ASSERT_TRUE(run_collide_every(sim, 48, 4, 1.0f / 240.0f, [&](int k) {
+                float z = sim.pose(capsule).p.z;
+                EXPECT_GT(z, 0.025f - 1e-3f) << "substep " << k << ": its tip more than 1 mm into the slab";
+                return z > 0.025f - 1e-3f;
+            }));
+            EXPECT_NEAR(sim.pose(capsule).p.z, 0.025f, 1e-3f);
+            EXPECT_LT(std::fabs(sim.linear(capsule).z), 0.1f);
+        }
     }
 }
 
@@ -484,27 +500,30 @@ TEST_P(Speculative, ABodyFallingPastTheEdgeOfAPlateIsNotDeflected)
     // A capsule 7 cm beside a plate's edge: the row through their closest
     // points closes along its normal, but the two cannot touch. The capsule
     // passes the plate untouched and lands on the table under it.
-    Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
-    add_slab(b.get(), 0.15f, 1.0f);
-    add_slab(b.get(), 0.5f, 0.5f);
-    int capsule = add_body(b.get(), {0.22f, -0.1f, 1.35f});
-    cc_shape_def d = cc_default_shape_def();
-    CC_ASSERT_OK(cc_builder_add_capsule(b.get(), capsule, 0.005f, 0.02f, &d, nullptr));
-    Sim sim;
-    cc_pipeline_def pd = speculative_def(2.0f);
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-    sim.set_velocity(capsule, {0, 0, -52.8f});
-    ASSERT_TRUE(run_collide_every(sim, 24, 4, 1.0f / 240.0f, [&](int k) {
-        cc_transform p = sim.pose(capsule);
-        cc_vec3 v = sim.linear(capsule), w = sim.angular(capsule);
-        bool straight = std::fabs(p.p.x - 0.22f) < 1e-6f && std::fabs(w.x) + std::fabs(w.y) + std::fabs(w.z) < 1e-6f;
-        bool unslowed = p.p.z < 0.6f || std::fabs(v.z + 52.8f) < 1e-3f;
-        EXPECT_TRUE(straight && unslowed) << "substep " << k << ": x " << p.p.x << ", vz " << v.z;
-        return straight && unslowed;
-    }));
-    float z = sim.pose(capsule).p.z;
-    EXPECT_GT(z, 0.525f - 1e-3f) << "on the table, not in it";
-    EXPECT_LT(z, 0.525f + 5e-3f) << "on the table, not bounced off";
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+        add_slab(b.get(), 0.15f, 1.0f);
+        add_slab(b.get(), 0.5f, 0.5f);
+        int capsule = add_body(b.get(), {0.22f, -0.1f, 1.35f});
+        cc_shape_def d = cc_default_shape_def();
+        CC_ASSERT_OK(cc_builder_add_capsule(b.get(), capsule, 0.005f, 0.02f, &d, nullptr));
+        Sim sim;
+        cc_pipeline_def pd = speculative_def(2.0f, mode);
+        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+        sim.set_velocity(capsule, {0, 0, -52.8f});
+        ASSERT_TRUE(run_collide_every(sim, 24, 4, 1.0f / 240.0f, [&](int k) {
+            cc_transform p = sim.pose(capsule);
+            cc_vec3 v = sim.linear(capsule), w = sim.angular(capsule);
+            bool straight = std::fabs(p.p.x - 0.22f) < 1e-6f && std::fabs(w.x) + std::fabs(w.y) + std::fabs(w.z) < 1e-6f;
+            bool unslowed = p.p.z < 0.6f || std::fabs(v.z + 52.8f) < 1e-3f;
+            EXPECT_TRUE(straight && unslowed) << "substep " << k << ": x " << p.p.x << ", vz " << v.z;
+            return straight && unslowed;
+        }));
+        float z = sim.pose(capsule).p.z;
+        EXPECT_GT(z, 0.525f - 1e-3f) << "on the table, not in it";
+        EXPECT_LT(z, 0.525f + 5e-3f) << "on the table, not bounced off";
+    }
 }
 
 TEST_P(Speculative, ArrestsOfFastBodiesAtRandomPosesAddNoEnergy)
@@ -515,40 +534,43 @@ TEST_P(Speculative, ArrestsOfFastBodiesAtRandomPosesAddNoEnergy)
     // through the slab. (An impact on a corner can spin a light body up to
     // thousands of rad/s, as a real one would; rows collided several steps
     // earlier cannot follow that, which is the scheduler's business.)
-    std::mt19937 rng(41);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    for (int c = 0; c < 40; ++c) {
-        SCOPED_TRACE(c);
-        Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
-        add_slab(b.get(), 2.0f, 0.0f);
-        cc_quat q = {u(rng), u(rng), u(rng), u(rng) + 1.5f};
-        float ql = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-        q = {q.x / ql, q.y / ql, q.z / ql, q.w / ql};
-        int body = add_body(b.get(), {0.1f * u(rng), 0.1f * u(rng), 0.3f + 0.2f * (u(rng) + 1.0f)}, q);
-        cc_shape_def d = cc_default_shape_def();
-        switch (c % 4) {
-        case 0: CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.03f, 0.02f, 0.01f}, &d, nullptr)); break;
-        case 1: CC_ASSERT_OK(cc_builder_add_capsule(b.get(), body, 0.005f, 0.03f, &d, nullptr)); break;
-        case 2: CC_ASSERT_OK(cc_builder_add_cylinder(b.get(), body, 0.02f, 0.01f, &d, nullptr)); break;
-        default: CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.04f, 0.04f, 0.002f}, &d, nullptr)); break;
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        std::mt19937 rng(41);
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        for (int c = 0; c < 40; ++c) {
+            SCOPED_TRACE(c);
+            Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+            add_slab(b.get(), 2.0f, 0.0f);
+            cc_quat q = {u(rng), u(rng), u(rng), u(rng) + 1.5f};
+            float ql = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+            q = {q.x / ql, q.y / ql, q.z / ql, q.w / ql};
+            int body = add_body(b.get(), {0.1f * u(rng), 0.1f * u(rng), 0.3f + 0.2f * (u(rng) + 1.0f)}, q);
+            cc_shape_def d = cc_default_shape_def();
+            switch (c % 4) {
+            case 0: CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.03f, 0.02f, 0.01f}, &d, nullptr)); break;
+            case 1: CC_ASSERT_OK(cc_builder_add_capsule(b.get(), body, 0.005f, 0.03f, &d, nullptr)); break;
+            case 2: CC_ASSERT_OK(cc_builder_add_cylinder(b.get(), body, 0.02f, 0.01f, &d, nullptr)); break;
+            default: CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.04f, 0.04f, 0.002f}, &d, nullptr)); break;
+            }
+            Sim sim;
+            cc_pipeline_def pd = speculative_def(2.0f, mode);
+            ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+            sim.set_velocity(body, {0, 0, -(60.0f + 40.0f * u(rng))}, {20.0f * u(rng), 20.0f * u(rng), 20.0f * u(rng)});
+            auto energy = [&]() { return kinetic_energy(sim, body); };
+            // The contact law that holds the body once it is stopped may turn
+            // what is left of a penetration into motion, a part in 1e4 of the
+            // impact's energy here; an arrest that adds energy adds far more.
+            float start = energy(), before = start;
+            ASSERT_TRUE(run_collide_every(sim, 40, 1, 1.0f / 240.0f, [&](int k) {
+                float e = energy(), z = sim.pose(body).p.z;
+                bool kept = e <= before * 1.001f + 1e-3f * start;
+                EXPECT_TRUE(kept) << "substep " << k << ": energy " << before << " -> " << e;
+                EXPECT_GT(z, 0.0f) << "substep " << k << ": the centre below the slab's top";
+                before = e;
+                return kept && z > 0.0f;
+            }));
         }
-        Sim sim;
-        cc_pipeline_def pd = speculative_def(2.0f);
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        sim.set_velocity(body, {0, 0, -(60.0f + 40.0f * u(rng))}, {20.0f * u(rng), 20.0f * u(rng), 20.0f * u(rng)});
-        auto energy = [&]() { return kinetic_energy(sim, body); };
-        // The contact law that holds the body once it is stopped may turn
-        // what is left of a penetration into motion, a part in 1e4 of the
-        // impact's energy here; an arrest that adds energy adds far more.
-        float start = energy(), before = start;
-        ASSERT_TRUE(run_collide_every(sim, 40, 1, 1.0f / 240.0f, [&](int k) {
-            float e = energy(), z = sim.pose(body).p.z;
-            bool kept = e <= before * 1.001f + 1e-3f * start;
-            EXPECT_TRUE(kept) << "substep " << k << ": energy " << before << " -> " << e;
-            EXPECT_GT(z, 0.0f) << "substep " << k << ": the centre below the slab's top";
-            before = e;
-            return kept && z > 0.0f;
-        }));
     }
 }
 
@@ -560,73 +582,79 @@ TEST_P(Speculative, BulletsStrikingOnePlateEachLoseTheirOwnSpeed)
     // (1.6 kg against 4 g spheres) or light (against 4 kg spheres, where
     // independent arrests at full weight would throw the plate off faster
     // than the spheres came: no energy may be gained).
-    for (int bullets : {2, 3})
-        for (float density : {1000.0f, 1.0e6f}) {
-            SCOPED_TRACE(testing::Message() << bullets << " bullets of density " << density);
-            Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
-            int plate = add_body(b.get(), {0.0f, 0.0f, 0.0f});
-            cc_shape_def d = cc_default_shape_def();
-            CC_ASSERT_OK(cc_builder_add_box(b.get(), plate, {0.2f, 0.2f, 0.005f}, &d, nullptr));
-            cc_shape_def heavy = d;
-            heavy.density = density;
-            std::vector<int> balls;
-            for (int k = 0; k < bullets; ++k) {
-                balls.push_back(add_body(b.get(), {-0.1f + 0.1f * (float)k, 0.0f, 0.3f}));
-                CC_ASSERT_OK(cc_builder_add_sphere(b.get(), balls.back(), 0.01f, &heavy, nullptr));
-            }
-            Sim sim;
-            cc_pipeline_def pd = speculative_def(2.0f);
-            ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-            float start = 0.0f;
-            for (int ball : balls) {
-                sim.set_velocity(ball, {0, 0, -50});
-                start += kinetic_energy(sim, ball);
-            }
-            ASSERT_TRUE(run_collide_every(sim, 12, 1, 1.0f / 240.0f, [&](int k) {
-                float top = sim.pose(plate).p.z + 0.005f, energy = kinetic_energy(sim, plate);
-                bool above = true;
-                for (int ball : balls) {
-                    above = above && sim.pose(ball).p.z > top + 0.01f - 2e-3f;
-                    energy += kinetic_energy(sim, ball);
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        for (int bullets : {2, 3})
+            for (float density : {1000.0f, 1.0e6f}) {
+                SCOPED_TRACE(testing::Message() << bullets << " bullets of density " << density);
+                Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+                int plate = add_body(b.get(), {0.0f, 0.0f, 0.0f});
+                cc_shape_def d = cc_default_shape_def();
+                CC_ASSERT_OK(cc_builder_add_box(b.get(), plate, {0.2f, 0.2f, 0.005f}, &d, nullptr));
+                cc_shape_def heavy = d;
+                heavy.density = density;
+                std::vector<int> balls;
+                for (int k = 0; k < bullets; ++k) {
+                    balls.push_back(add_body(b.get(), {-0.1f + 0.1f * (float)k, 0.0f, 0.3f}));
+                    CC_ASSERT_OK(cc_builder_add_sphere(b.get(), balls.back(), 0.01f, &heavy, nullptr));
                 }
-                EXPECT_TRUE(above) << "substep " << k << ": a sphere more than 2 mm into the plate";
-                EXPECT_LE(energy, start * 1.001f) << "substep " << k;
-                return above && energy <= start * 1.001f;
-            }));
-            // Momentum is kept: the plate moves with what the spheres lost.
-            cc_mass_properties mp, ms;
-            CC_ASSERT_OK(cc_model_get_body_mass(sim.model.get(), plate, &mp));
-            CC_ASSERT_OK(cc_model_get_body_mass(sim.model.get(), balls[0], &ms));
-            float momentum = mp.mass * sim.linear(plate).z;
-            for (int ball : balls) momentum += ms.mass * sim.linear(ball).z;
-            EXPECT_NEAR(momentum, -50.0f * (float)bullets * ms.mass, 1e-3f * 50.0f * (float)bullets * ms.mass);
-        }
+                Sim sim;
+                cc_pipeline_def pd = speculative_def(2.0f, mode);
+                ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+                float start = 0.0f;
+                for (int ball : balls) {
+                    sim.set_velocity(ball, {0, 0, -50});
+                    start += kinetic_energy(sim, ball);
+                }
+                ASSERT_TRUE(run_collide_every(sim, 12, 1, 1.0f / 240.0f, [&](int k) {
+                    float top = sim.pose(plate).p.z + 0.005f, energy = kinetic_energy(sim, plate);
+                    bool above = true;
+                    for (int ball : balls) {
+                        above = above && sim.pose(ball).p.z > top + 0.01f - 2e-3f;
+                        energy += kinetic_energy(sim, ball);
+                    }
+                    EXPECT_TRUE(above) << "substep " << k << ": a sphere more than 2 mm into the plate";
+                    EXPECT_LE(energy, start * 1.001f) << "substep " << k;
+                    return above && energy <= start * 1.001f;
+                }));
+                // Momentum is kept: the plate moves with what the spheres lost.
+                cc_mass_properties mp, ms;
+                CC_ASSERT_OK(cc_model_get_body_mass(sim.model.get(), plate, &mp));
+                CC_ASSERT_OK(cc_model_get_body_mass(sim.model.get(), balls[0], &ms));
+                float momentum = mp.mass * sim.linear(plate).z;
+                for (int ball : balls) momentum += ms.mass * sim.linear(ball).z;
+                EXPECT_NEAR(momentum, -50.0f * (float)bullets * ms.mass, 1e-3f * 50.0f * (float)bullets * ms.mass);
+            }
+    }
 }
 
 TEST_P(Speculative, ASphereThrownIntoACornerStopsAtBothWalls)
 {
     // A floor and a wall of the world, both 1 cm slabs: the two rows push
     // the sphere along different axes, so each arrests in full.
-    for (float speed : {20.0f, 60.0f, 100.0f}) {
-        SCOPED_TRACE(speed);
-        Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
-        add_slab(b.get(), 0.5f, 0.0f);
-        cc_shape_def wall = cc_default_shape_def();
-        wall.local.p = {-0.005f, 0.0f, 0.25f};
-        CC_ASSERT_OK(cc_builder_add_box(b.get(), CC_BODY_WORLD, {0.005f, 0.5f, 0.25f}, &wall, nullptr));
-        int ball = add_body(b.get(), {0.3f, 0.0f, 0.3f});
-        cc_shape_def d = cc_default_shape_def();
-        CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.05f, &d, nullptr));
-        Sim sim;
-        cc_pipeline_def pd = speculative_def(2.0f);
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        sim.set_velocity(ball, {-speed * 0.70710678f, 0.0f, -speed * 0.70710678f});
-        ASSERT_TRUE(run_collide_every(sim, 24, 1, 1.0f / 240.0f, [&](int k) {
-            cc_vec3 p = sim.pose(ball).p;
-            bool outside = p.x > 0.05f - 2e-3f && p.z > 0.05f - 2e-3f;
-            EXPECT_TRUE(outside) << "substep " << k << ": at " << p.x << ", " << p.z;
-            return outside;
-        }));
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        for (float speed : {20.0f, 60.0f, 100.0f}) {
+            SCOPED_TRACE(speed);
+            Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+            add_slab(b.get(), 0.5f, 0.0f);
+            cc_shape_def wall = cc_default_shape_def();
+            wall.local.p = {-0.005f, 0.0f, 0.25f};
+            CC_ASSERT_OK(cc_builder_add_box(b.get(), CC_BODY_WORLD, {0.005f, 0.5f, 0.25f}, &wall, nullptr));
+            int ball = add_body(b.get(), {0.3f, 0.0f, 0.3f});
+            cc_shape_def d = cc_default_shape_def();
+            CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.05f, &d, nullptr));
+            Sim sim;
+            cc_pipeline_def pd = speculative_def(2.0f, mode);
+            ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+            sim.set_velocity(ball, {-speed * 0.70710678f, 0.0f, -speed * 0.70710678f});
+            ASSERT_TRUE(run_collide_every(sim, 24, 1, 1.0f / 240.0f, [&](int k) {
+                cc_vec3 p = sim.pose(ball).p;
+                bool outside = p.x > 0.05f - 2e-3f && p.z > 0.05f - 2e-3f;
+                EXPECT_TRUE(outside) << "substep " << k << ": at " << p.x << ", " << p.z;
+                return outside;
+            }));
+        }
     }
 }
 
@@ -635,21 +663,24 @@ TEST_P(Speculative, ASpinningRodIsNotThrownOffTheFloor)
     // A 1 m rod at rest but spinning at 60 rad/s, its ends 5 cm over a
     // slab: the ends close at 30 m/s by the spin alone, which no arrest of
     // the centre of mass can take away; the rod must not be thrown up.
-    Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
-    add_slab(b.get(), 2.0f, 0.0f);
-    int rod = add_body(b.get(), {0.0f, 0.0f, 0.06f}, {0.0f, 0.70710678f, 0.0f, 0.70710678f});
-    cc_shape_def d = cc_default_shape_def();
-    CC_ASSERT_OK(cc_builder_add_capsule(b.get(), rod, 0.01f, 0.5f, &d, nullptr));
-    Sim sim;
-    cc_pipeline_def pd = speculative_def(2.0f);
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-    sim.set_velocity(rod, {0.0f, 0.0f, 0.0f}, {0.0f, 60.0f, 0.0f});
-    float start = kinetic_energy(sim, rod);
-    ASSERT_TRUE(run_collide_every(sim, 8, 1, 1.0f / 240.0f, [&](int k) {
-        float e = kinetic_energy(sim, rod);
-        EXPECT_LE(e, start * 1.01f) << "substep " << k;
-        return e <= start * 1.01f;
-    }));
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+        add_slab(b.get(), 2.0f, 0.0f);
+        int rod = add_body(b.get(), {0.0f, 0.0f, 0.06f}, {0.0f, 0.70710678f, 0.0f, 0.70710678f});
+        cc_shape_def d = cc_default_shape_def();
+        CC_ASSERT_OK(cc_builder_add_capsule(b.get(), rod, 0.01f, 0.5f, &d, nullptr));
+        Sim sim;
+        cc_pipeline_def pd = speculative_def(2.0f, mode);
+        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+        sim.set_velocity(rod, {0.0f, 0.0f, 0.0f}, {0.0f, 60.0f, 0.0f});
+        float start = kinetic_energy(sim, rod);
+        ASSERT_TRUE(run_collide_every(sim, 8, 1, 1.0f / 240.0f, [&](int k) {
+            float e = kinetic_energy(sim, rod);
+            EXPECT_LE(e, start * 1.01f) << "substep " << k;
+            return e <= start * 1.01f;
+        }));
+    }
 }
 
 TEST_P(Speculative, NearlyParallelRowsAgainstTheWorldArrestABodyOnce)
@@ -657,42 +688,45 @@ TEST_P(Speculative, NearlyParallelRowsAgainstTheWorldArrestABodyOnce)
     // Three spheres of one body close at 30 m/s on three planes whose
     // normals differ by about 1.4 degrees (each a different dominant axis):
     // the rows against the world stop the body once, never push it back.
-    Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
-    const float k = 0.57735027f; // 1 / sqrt(3)
-    cc_vec3 mean = {k, k, k};
-    for (int axis = 0; axis < 3; ++axis) {
-        cc_vec3 n = {1.0f, 1.0f, 1.0f};
-        (axis == 0 ? n.x : axis == 1 ? n.y : n.z) += 0.03f;
-        float l = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
-        n = {n.x / l, n.y / l, n.z / l};
-        // The rotation taking +z to n: about z x n by the angle between them.
-        cc_vec3 axis_v = {-n.y, n.x, 0.0f};
-        float s = std::sqrt(axis_v.x * axis_v.x + axis_v.y * axis_v.y), c = n.z;
-        float half = 0.5f * std::atan2(s, c);
-        cc_shape_def d = cc_default_shape_def();
-        d.local.q = {axis_v.x / s * std::sin(half), axis_v.y / s * std::sin(half), 0.0f, std::cos(half)};
-        d.local.p = {-0.3f * mean.x, -0.3f * mean.y, -0.3f * mean.z};
-        CC_ASSERT_OK(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0.0f, 0.0f, &d, nullptr));
-    }
-    int body = add_body(b.get(), {0.0f, 0.0f, 0.0f});
-    for (float offset : {-0.05f, 0.0f, 0.05f}) {
-        cc_shape_def d = cc_default_shape_def();
-        d.local.p = {offset, -offset, 0.0f};
-        CC_ASSERT_OK(cc_builder_add_sphere(b.get(), body, 0.02f, &d, nullptr));
-    }
-    Sim sim;
-    cc_pipeline_def pd = speculative_def(2.0f);
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-    sim.set_velocity(body, {-30.0f * mean.x, -30.0f * mean.y, -30.0f * mean.z});
-    float fastest = 0.0f;
-    ASSERT_TRUE(run_collide_every(sim, 16, 1, 1.0f / 240.0f, [&](int) {
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+        const float k = 0.57735027f; // 1 / sqrt(3)
+        cc_vec3 mean = {k, k, k};
+        for (int axis = 0; axis < 3; ++axis) {
+            cc_vec3 n = {1.0f, 1.0f, 1.0f};
+            (axis == 0 ? n.x : axis == 1 ? n.y : n.z) += 0.03f;
+            float l = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+            n = {n.x / l, n.y / l, n.z / l};
+            // The rotation taking +z to n: about z x n by the angle between them.
+            cc_vec3 axis_v = {-n.y, n.x, 0.0f};
+            float s = std::sqrt(axis_v.x * axis_v.x + axis_v.y * axis_v.y), c = n.z;
+            float half = 0.5f * std::atan2(s, c);
+            cc_shape_def d = cc_default_shape_def();
+            d.local.q = {axis_v.x / s * std::sin(half), axis_v.y / s * std::sin(half), 0.0f, std::cos(half)};
+            d.local.p = {-0.3f * mean.x, -0.3f * mean.y, -0.3f * mean.z};
+            CC_ASSERT_OK(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0.0f, 0.0f, &d, nullptr));
+        }
+        int body = add_body(b.get(), {0.0f, 0.0f, 0.0f});
+        for (float offset : {-0.05f, 0.0f, 0.05f}) {
+            cc_shape_def d = cc_default_shape_def();
+            d.local.p = {offset, -offset, 0.0f};
+            CC_ASSERT_OK(cc_builder_add_sphere(b.get(), body, 0.02f, &d, nullptr));
+        }
+        Sim sim;
+        cc_pipeline_def pd = speculative_def(2.0f, mode);
+        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+        sim.set_velocity(body, {-30.0f * mean.x, -30.0f * mean.y, -30.0f * mean.z});
+        float fastest = 0.0f;
+        ASSERT_TRUE(run_collide_every(sim, 16, 1, 1.0f / 240.0f, [&](int) {
+            cc_vec3 v = sim.linear(body);
+            fastest = std::max(fastest, std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
+            return true;
+        }));
+        EXPECT_LE(fastest, 30.0f * 1.001f) << "no arrest adds speed";
         cc_vec3 v = sim.linear(body);
-        fastest = std::max(fastest, std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z));
-        return true;
-    }));
-    EXPECT_LE(fastest, 30.0f * 1.001f) << "no arrest adds speed";
-    cc_vec3 v = sim.linear(body);
-    EXPECT_LT(std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z), 1.0f) << "stopped at the planes";
+        EXPECT_LT(std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z), 1.0f) << "stopped at the planes";
+    }
 }
 
 CC_INSTANTIATE_DEVICE_TEST(Speculative);
