@@ -111,6 +111,43 @@ TEST(CpuThreads, DeterministicModeGivesTheSameBytesForAnyThreadCount)
     }
 }
 
+TEST(CpuThreads, TimeOfImpactRowsAreTheSameBytesForAnyThreadCount)
+{
+    // The busy scene with every body thrown at up to 30 m/s and spun, swept
+    // over 1/60 s: the swept pairs, their line of sight and their rows are
+    // decided per pair, in any order.
+    Builder b = busy_scene();
+    cc_pipeline_def d = roomy(CC_BROAD_PHASE_SAP, 1);
+    d.speculative_contact_gap_max = 1.0f;
+    d.speculative_mode = CC_SPECULATIVE_TOI;
+    auto run = [&](int threads, cc_speculation_stats* st) {
+        ScopedCpuThreads t(threads);
+        World w;
+        EXPECT_EQ(make_world(b.get(), cc_device_cpu(), d, &w), CC_OK) << cc_last_error_message();
+        if (!w.pipeline) return std::vector<cc_contact>();
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        for (int i = 0; i < cc_model_body_count(w.model.get()); ++i) {
+            cc_vec3 v = {30.0f * u(rng), 30.0f * u(rng), 30.0f * u(rng)}, spin = {5 * u(rng), 5 * u(rng), 5 * u(rng)};
+            EXPECT_EQ(cc_state_set_body_velocities(w.state.get(), i, 1, &v, &spin), CC_OK);
+        }
+        EXPECT_EQ(cc_pipeline_set_collision_dt(w.pipeline.get(), 1.0f / 60.0f), CC_OK);
+        std::vector<cc_contact> out = collide(w);
+        EXPECT_EQ(cc_pipeline_get_speculation_stats(w.pipeline.get(), st), CC_OK);
+        return out;
+    };
+    cc_speculation_stats st1, st;
+    std::vector<cc_contact> one = run(1, &st1);
+    EXPECT_GT(st1.swept_pairs, 50) << "the scene should sweep many pairs";
+    EXPECT_GT(st1.toi_contacts, 50);
+    for (int threads : {2, 3}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        EXPECT_TRUE(same_bytes(one, run(threads, &st)));
+        EXPECT_EQ(st.swept_pairs, st1.swept_pairs);
+        EXPECT_EQ(st.occluded_pairs, st1.occluded_pairs);
+    }
+}
+
 TEST(CpuThreads, UnorderedModeGivesTheSameRowsInSomeOrder)
 {
     Builder b = busy_scene();
