@@ -44,11 +44,11 @@ typedef enum cc_speculative_mode {
     CC_SPECULATIVE_GAP = 0,
     /// Time of impact: only fast shapes (whose sweep over the horizon
     /// exceeds their smallest half extent) sweep; a convex pair with one is
-    /// advanced conservatively to its time of impact and gets up to four
-    /// contacts from the poses there, carried back to the pass's poses with
+    /// advanced conservatively to its time of impact and gets its
+    /// manifold from the poses there, carried back to the pass's poses with
     /// an effective distance that lands the bodies on each other at the
-    /// impact, unless another shape hides it (line of sight). Slow shapes
-    /// cost nothing extra; mesh and heightfield pairs keep the gap mode.
+    /// impact, unless another shape hides it (line of sight). Pairs of slow
+    /// shapes, meshes and heightfields keep the gap mode.
     CC_SPECULATIVE_TOI = 1
 } cc_speculative_mode;
 
@@ -184,7 +184,7 @@ typedef struct cc_speculation_stats {
     int toi_contacts;       ///< contacts they produced (written unless the buffer overflowed)
     int occluded_pairs;     ///< impacts dropped because another shape hides them
     int capped_searches;    ///< searches stopped at their iteration cap (contact made where they stopped)
-    int iterations_max;     ///< the most separation queries one search took
+    int iterations_max;     ///< the most separation queries one search took (refinement included; at most 40)
 } cc_speculation_stats;
 
 /// Waits for the device and reads the last pass's speculation figures.

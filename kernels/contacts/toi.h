@@ -8,9 +8,9 @@
  *   2. conservative advancement (convex/advance.h) finds the fraction tau
  *      at which they come within 2 % of their clearance of touching;
  *   3. the pair's own routine at the advanced poses gives the manifold
- *      (up to four points for planes, boxes and hulls), and the line of
- *      sight (contacts/line_of_sight.h) drops it when another shape lies
- *      between the two;
+ *      (four points for a box on a plane, up to five for polytopes), and
+ *      the line of sight (contacts/line_of_sight.h) drops it when another
+ *      shape lies between the two;
  *   4. each point goes back to the pass's poses: its two surface points
  *      are carried back along their bodies' motion, and the contact sits at
  *      their mean weighted by each shape's share of the sweep (a shape that
@@ -41,9 +41,13 @@
  * poses; for a turning body it is the distance the points will really
  * close before they meet, which the separation along the pass's normal is
  * not. The row's points are placed d_eff apart along n about the contact
- * point, so that the step, which measures each row anew at its poses, sees
- * the distance shrink as the bodies move: in a frame whose horizon spans
- * several steps, the row arrests in the step that holds the impact. The
+ * point, each shape's offset from it in proportion to the other's share of
+ * the sweep (a shape that does not move takes it all, a fast one keeps its
+ * point on its own surface, where its turn carries the point as it carries
+ * the surface), so that the step, which measures each row anew at its
+ * poses, sees the distance shrink as the bodies move: in a frame whose
+ * horizon spans several steps, the row arrests in the step that holds the
+ * impact. The
  * law's inverse is not used: the compliant law is nonlinear in the
  * penetration, and an explicit step cannot arrest a stiff contact's
  * closing without exceeding its stability limit. */
@@ -105,7 +109,11 @@ CC_HD_CALL int cc_write_toi_rows(const cc_pass_view* v, const cc_manifold* mf, f
         cc_vec3 x = cc_v3_add(cc_v3_scale(sa, wa), cc_v3_scale(sb, 1.0f - wa));
         float closing = cc_v3_dot(n, cc_v3_sub(cc_motion_point_travel(&A->motion, x), cc_motion_point_travel(&B->motion, x)));
         float d_eff = cc_maxf(d, 0.0f) + tau * cc_maxf(closing, 0.0f);
-        cc_vec3 p0 = cc_v3_madd(x, n, -0.5f * d_eff - a.thickness), p1 = cc_v3_madd(x, n, 0.5f * d_eff + b.thickness);
+        /* The faster shape's point stays on its own surface (a turn of its
+         * body then moves the point as it moves the surface); the slower's
+         * takes the offset. */
+        cc_vec3 p0 = cc_v3_madd(x, n, -(1.0f - wa) * d_eff - a.thickness);
+        cc_vec3 p1 = cc_v3_madd(x, n, wa * d_eff + b.thickness);
         out.shape0[row] = a.shape;
         out.shape1[row] = b.shape;
         out.point0[row] = cc_to_body_frame(v->body_pose, a.body, p0);

@@ -39,6 +39,7 @@
 #define CC_ADVANCE_CONVERGED 0.01f
 /* Steps toward the margin itself that refine the time of impact. */
 #define CC_ADVANCE_REFINE 8
+#define CC_ADVANCE_MISS 2.0f
 /* GJK's accuracy during the search, relative to the smaller shape. */
 #define CC_ADVANCE_GJK_TOLERANCE 1.0e-5f
 
@@ -98,7 +99,11 @@ typedef struct cc_advance {
  * same steps continued toward the margin itself (a convex distance, such
  * as two balls', is approached like Newton's method), each a lower bound
  * of the impact, then the last clearance closed at the last rate. The
- * poses it visits are not kept. a0, b0: the shapes at tau = 0. */
+ * poses it visits are not kept. A step that cannot close (v_bound <= 0)
+ * or passes the horizon's end proves that the shapes never meet: the
+ * search's target lay within the 2 % clearance of a near miss (a body
+ * passing a plate's edge), and CC_ADVANCE_MISS is returned. a0, b0: the
+ * shapes at tau = 0. */
 CC_HD_CALL float cc_advance_impact(int ta, const cc_geom* a0, const cc_shape_motion* ma, int tb, const cc_geom* b0,
                                    const cc_shape_motion* mb, float thick, float margin, cc_advance* r, float spin,
                                    cc_vec3 shift)
@@ -108,9 +113,9 @@ CC_HD_CALL float cc_advance_impact(int ta, const cc_geom* a0, const cc_shape_mot
     cc_geom a = *a0, b = *b0;
     for (int k = 0; k < CC_ADVANCE_REFINE; ++k) {
         float closing = cc_v3_dot(n, shift) + spin;
-        if (!(closing > 0.0f)) break;
         float next = tau + (d - margin) / closing;
-        if (!(next > tau) || !(next < 1.0f)) break;
+        if (!(closing > 0.0f) || !(next < 1.0f)) return CC_ADVANCE_MISS; /* they never meet */
+        if (!(next > tau)) break;
         a.xf = cc_swept_pose(ma, a0->xf, next);
         b.xf = cc_swept_pose(mb, b0->xf, next);
         cc_sweep_gap s = cc_sweep_separation(ta, &a, tb, &b, n);
@@ -149,6 +154,10 @@ CC_HD_CALL cc_advance cc_conservative_advance(int ta, const cc_geom* a0, const c
         if (r.d <= done) {
             r.hit = 1;
             r.impact = cc_advance_impact(ta, a0, ma, tb, b0, mb, thick, margin, &r, spin, shift);
+            if (r.impact >= CC_ADVANCE_MISS) {
+                r.hit = 0;
+                r.impact = 1.0f;
+            }
             return r;
         }
         float closing = cc_v3_dot(r.n, shift) + spin;

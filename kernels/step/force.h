@@ -168,7 +168,14 @@ CC_HD void cc_speculative_rows_thread(int i, const cc_step_view* v)
     v->row_spec_loss[i] = -1.0f;
     if (!v->contacts.speculative[i]) return;
     cc_step_row r = cc_step_row_of(i, v);
-    float closing = cc_speculative_closing(v, r.n, r.v_rel, r.moves0, r.moves1);
+    /* Each body's own surface point: a speculative row's points can be far
+     * apart (a body closing on what it will strike), and a turning body's
+     * velocity at their midpoint is not its surface's. */
+    const cc_contacts_view* k = &v->contacts;
+    cc_vec3 p0 = r.b0 >= 0 ? cc_tf_point(v->pose_in[r.b0], k->point0[i]) : k->point0[i];
+    cc_vec3 p1 = r.b1 >= 0 ? cc_tf_point(v->pose_in[r.b1], k->point1[i]) : k->point1[i];
+    cc_vec3 v_points = cc_v3_sub(cc_step_point_velocity(v, r.b1, r.com1, p1), cc_step_point_velocity(v, r.b0, r.com0, p0));
+    float closing = cc_speculative_closing(v, r.n, v_points, r.moves0, r.moves1);
     if (!cc_step_row_arrests(v, i, &r, closing)) return;
     cc_vec3 v_com = cc_v3_sub(r.moves1 ? v->linear_in[r.b1] : cc_v3(0.0f, 0.0f, 0.0f),
                               r.moves0 ? v->linear_in[r.b0] : cc_v3(0.0f, 0.0f, 0.0f));
