@@ -113,13 +113,13 @@ CC_HD float cc_point_core_distance(const cc_geom* shape, int type, cc_vec3 x, fl
     return r.status == CC_GJK_SEPARATED ? r.distance : 0.0f;
 }
 
-/* Whether shape s at pose xf lies between the ends of the segment [p, q]:
- * it meets the segment and neither end is within `trim` of it (a shape
- * that one of the two rests on, or that holds an end, is beside the
- * contact, not between). A plane must have one end in front and the other
- * behind it, crossing within its extent; a surface must be crossed
- * farther than `trim` from both ends; a convex shape must come within its
- * effective radius of the segment (margins left out). */
+/* Whether shape s at pose xf lies between the ends of the segment [p, q].
+ * A plane must have one end in front and the other behind it, crossing
+ * within its extent; a surface must be crossed farther than `trim` from
+ * both ends; a convex shape must come within its effective radius
+ * (margins left out) of the segment less `trim` at each end, and must not
+ * hold both ends (within `trim`): a shape both bodies rest on is beside
+ * the contact, not between. */
 CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q,
                                      float trim)
 {
@@ -139,10 +139,19 @@ CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform
     shape.size = g->size;
     shape.hull = g->type == CC_SHAPE_CONVEX_HULL ? cc_hull_ref_of(m, s) : cc_hull_ref_none();
     float clear = g->radius + trim;
-    if (cc_point_core_distance(&shape, g->type, p, clear) < clear) return 0;
-    if (cc_point_core_distance(&shape, g->type, q, clear) < clear) return 0;
+    int holds_p = cc_point_core_distance(&shape, g->type, p, clear) < clear;
+    int holds_q = cc_point_core_distance(&shape, g->type, q, clear) < clear;
+    if (holds_p && holds_q) return 0; /* what both rest on (a floor under a sliding box and a wall) */
     cc_vec3 d = cc_v3_sub(q, p);
     float len = cc_v3_length(d);
+    if (!(len > 2.0f * trim)) return 0;
+    /* The segment's interior: a shape holding one end may still lie
+     * across the rest (a table under a box, struck from below). */
+    cc_vec3 u = cc_v3_scale(d, 1.0f / len);
+    p = cc_v3_madd(p, u, trim);
+    q = cc_v3_madd(q, u, -trim);
+    d = cc_v3_sub(q, p);
+    len -= 2.0f * trim;
     cc_geom seg;
     seg.xf = cc_tf(cc_v3_scale(cc_v3_add(p, q), 0.5f), len > 0.0f ? cc_q_from_z(cc_v3_scale(d, 1.0f / len)) : cc_q_identity());
     seg.size = cc_v3(0.0f, 0.5f * len, 0.0f);

@@ -99,7 +99,8 @@ CC_HD_CALL int cc_write_toi_rows(const cc_pass_view* v, const cc_manifold* mf, f
     cc_contacts_view out = sink.rows;
     cc_contact_side a = *side_a, b = *side_b;
     cc_transform xa = *pa, xb = *pb;
-    float wa = A->motion.sweep / (A->motion.sweep + B->motion.sweep);
+    float sweeps = A->motion.sweep + B->motion.sweep;
+    float wa = sweeps > 0.0f ? A->motion.sweep / sweeps : 0.5f;
     int row = cc_atomic_add_i32(sink.counter, mf->count);
     cc_vec3 n = mf->normal;
     for (int k = 0; k < mf->count && row < out.capacity; ++k, ++row) {

@@ -112,6 +112,7 @@ CC_HD_CALL float cc_advance_impact(int ta, const cc_geom* a0, const cc_shape_mot
     cc_vec3 n = r->n;
     cc_geom a = *a0, b = *b0;
     for (int k = 0; k < CC_ADVANCE_REFINE; ++k) {
+        if (!(d > margin)) break; /* there already */
         float closing = cc_v3_dot(n, shift) + spin;
         float next = tau + (d - margin) / closing;
         if (!(closing > 0.0f) || !(next < 1.0f)) return CC_ADVANCE_MISS; /* they never meet */

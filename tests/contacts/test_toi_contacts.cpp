@@ -323,6 +323,39 @@ TEST_P(Toi, ShapesBesideTheContactHideNothing)
     EXPECT_LT(sim.pose(ball).p.z, 0.1f);
 }
 
+TEST_P(Toi, AThickTableHidesTheBoxOnItFromBelow)
+{
+    // A 5 cm table top with a box resting on it, and a sphere shot up at it
+    // from below at 60 m/s: the table holds the box's end of the line of
+    // sight but lies across the rest, so the sphere gets the table's
+    // contact and not the box's.
+    Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+    cc_shape_def top = cc_default_shape_def();
+    top.local.p = {0.0f, 0.0f, 0.5f};
+    int table = -1, box = -1;
+    CC_ASSERT_OK(cc_builder_add_box(b.get(), CC_BODY_WORLD, {0.5f, 0.5f, 0.025f}, &top, &table));
+    cc_shape_def def = cc_default_shape_def();
+    int resting = add_body(b.get(), {0.0f, 0.0f, 0.625f});
+    CC_ASSERT_OK(cc_builder_add_box(b.get(), resting, {0.1f, 0.1f, 0.1f}, &def, &box));
+    int ball = add_body(b.get(), {0.02f, 0.0f, 0.0f});
+    CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.02f, &def, nullptr));
+    Sim sim;
+    cc_pipeline_def pd = toi_def();
+    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+    CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+    sim.set_velocity(ball, {0, 0, 60});
+    CC_ASSERT_OK(cc_collide(sim.pipeline.get(), sim.now(), sim.contacts.get(), nullptr));
+    int with_table = 0, with_box = 0;
+    for (const cc_contact& c : rows_of(sim)) {
+        bool ball_row = c.shape0 == 2 || c.shape1 == 2;
+        with_table += ball_row && (c.shape0 == table || c.shape1 == table);
+        with_box += ball_row && (c.shape0 == box || c.shape1 == box);
+    }
+    EXPECT_EQ(with_table, 1);
+    EXPECT_EQ(with_box, 0);
+    EXPECT_EQ(stats_of(sim.pipeline.get()).occluded_pairs, 1);
+}
+
 TEST_P(Toi, OnlyShapesThatCouldCollideWithBothHide)
 {
     // The table of the line-of-sight scene, but filtered against the
