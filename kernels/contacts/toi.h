@@ -1,12 +1,15 @@
 /* Time-of-impact contacts: the stage after the narrow phase in the TOI
- * mode of speculation. A candidate pair of convex shapes (planes
- * included) with a fast shape (contacts/sweep.h) that the narrow phase
- * found apart is swept over the horizon:
+ * mode of speculation. It owns every candidate pair of convex shapes
+ * (planes included) with a fast shape (contacts/sweep.h); the narrow phase
+ * writes nothing for them. Within the pair's gaps it writes the pair's
+ * ordinary contacts, as the gap mode would; beyond them it sweeps the pair
+ * over the horizon:
  *
  *   1. the swept bounding-sphere filter (or its plane variant) drops pairs
  *      whose balls never come within the pair's gaps;
  *   2. conservative advancement (convex/advance.h) finds the fraction tau
- *      at which they come within 2 % of their clearance of touching;
+ *      at which they come within 2 % of their clearance of touching, and
+ *      proves near misses none;
  *   3. the pair's own routine at the advanced poses gives the manifold
  *      (four points for a box on a plane, up to five for polytopes), and
  *      the line of sight (contacts/line_of_sight.h) drops it when another
