@@ -150,4 +150,28 @@ inline cc_shape_def compliant_shape(float k, float eps, float delta, float mu, f
     return d;
 }
 
+// Collides every `every` steps of h (horizon every * h) and steps `steps`
+// times, calling check(k) after each step; false on the first failure
+// (of the library, or a check that returns false).
+template <typename Check>
+bool run_collide_every(Sim& sim, int steps, int every, float h, Check check)
+{
+    for (int k = 0; k < steps; ++k) {
+        cc_state* in = sim.state[sim.current].get();
+        cc_state* out = sim.state[1 - sim.current].get();
+        if (k % every == 0 && (cc_pipeline_set_collision_dt(sim.pipeline.get(), (float)every * h) != CC_OK ||
+                               cc_collide(sim.pipeline.get(), in, sim.contacts.get(), nullptr) != CC_OK)) {
+            ADD_FAILURE() << cc_last_error_message();
+            return false;
+        }
+        if (cc_step(sim.solver.get(), in, out, sim.contacts.get(), h, nullptr) != CC_OK) {
+            ADD_FAILURE() << cc_last_error_message();
+            return false;
+        }
+        sim.current = 1 - sim.current;
+        if (!check(k)) return false;
+    }
+    return true;
+}
+
 }  // namespace cctest
