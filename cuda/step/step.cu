@@ -23,6 +23,29 @@ __global__ void cc_speculative_rows_kernel(const __grid_constant__ cc_step_view 
     }
 }
 
+__global__ void cc_speculative_clear_kernel(const __grid_constant__ cc_step_view v)
+{
+    CC_GRID_STRIDE_LOOP(b, v.model.body_count) cc_speculative_clear_slots(&v, (int)b);
+}
+
+__global__ void cc_speculative_residual_kernel(const __grid_constant__ cc_step_view v)
+{
+    CC_GRID_STRIDE_LOOP(i, v.contacts.capacity)
+    {
+        if (i >= *v.contacts.count) return;
+        cc_speculative_residual_thread((int)i, &v);
+    }
+}
+
+__global__ void cc_arrest_kernel(const __grid_constant__ cc_step_view v)
+{
+    CC_GRID_STRIDE_LOOP(i, v.contacts.capacity)
+    {
+        if (i >= *v.contacts.count) return;
+        cc_speculative_arrest_thread((int)i, &v);
+    }
+}
+
 __global__ void cc_contact_force_kernel(const __grid_constant__ cc_step_view v)
 {
     CC_GRID_STRIDE_LOOP(i, v.contacts.capacity)
@@ -78,6 +101,12 @@ cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStr
     }
     case CC_STEP_SPECULATIVE:
         return cc_launch("speculative rows kernel", cc_speculative_rows_kernel, contact_grid, s, *v);
+    case CC_STEP_SPECULATIVE_CLEAR:
+        return cc_launch("speculative slot clear kernel", cc_speculative_clear_kernel, body_grid, s, *v);
+    case CC_STEP_SPECULATIVE_RESIDUAL:
+        return cc_launch("speculative residual kernel", cc_speculative_residual_kernel, contact_grid, s, *v);
+    case CC_STEP_ARREST:
+        return cc_launch("speculative arrest kernel", cc_arrest_kernel, contact_grid, s, *v);
     case CC_STEP_CONTACT_FORCES:
         return cc_launch("contact force kernel", cc_contact_force_kernel, contact_grid, s, *v);
     case CC_STEP_SORT_ENTRIES:

@@ -48,7 +48,10 @@ typedef enum cc_stage {
  * solve). */
 typedef enum cc_step_stage {
     CC_STEP_CLEAR,           /* zero the accumulators (and entry keys), open the step's report */
-    CC_STEP_SPECULATIVE,     /* one thread per contact: which speculative rows arrest, and what they ask of each body */
+    CC_STEP_SPECULATIVE,     /* one thread per contact: which speculative rows can arrest, and the first round's losses */
+    CC_STEP_SPECULATIVE_CLEAR,    /* one thread per body: empty slots for a later arrest round */
+    CC_STEP_SPECULATIVE_RESIDUAL, /* one thread per contact: a later round's losses (view.spec_round set) */
+    CC_STEP_ARREST,          /* one thread per contact: a round's impulses and the bodies' velocity changes */
     CC_STEP_CONTACT_FORCES,  /* one thread per contact */
     CC_STEP_SORT_ENTRIES,    /* radix sort of the entry keys */
     CC_STEP_REDUCE,          /* one thread per body, entries in sorted order */

@@ -368,36 +368,6 @@ static int has_surfaces(const cc_model* m)
     return 0;
 }
 
-/* A shape's smallest half extent [m]: how deep another may sink into it
- * before passing its middle. Planes, heightfields and open meshes have no
- * thickness (3e38: the other shape decides). */
-static float smallest_half_extent(const cc_model_view* v, int s)
-{
-    const cc_shape_geometry* g = &v->shape_geom[s];
-    cc_vec3 z = g->size, lo, hi;
-    switch (g->type) {
-    case CC_SHAPE_SPHERE:
-    case CC_SHAPE_CAPSULE:
-        return z.x;
-    case CC_SHAPE_CYLINDER:
-    case CC_SHAPE_CONE:
-        return z.x < z.y ? z.x : z.y;
-    case CC_SHAPE_BOX:
-    case CC_SHAPE_ELLIPSOID:
-        return fminf(z.x, fminf(z.y, z.z));
-    case CC_SHAPE_CONVEX_HULL:
-        lo = v->hulls[v->shape_source[s]].lower, hi = v->hulls[v->shape_source[s]].upper;
-        break;
-    case CC_SHAPE_MESH:
-        if (!v->meshes[v->shape_source[s]].watertight) return 3.0e38f;
-        lo = v->meshes[v->shape_source[s]].lower, hi = v->meshes[v->shape_source[s]].upper;
-        break;
-    default:
-        return 3.0e38f;
-    }
-    return 0.5f * fminf((hi.x - lo.x) * z.x, fminf((hi.y - lo.y) * z.y, (hi.z - lo.z) * z.z));
-}
-
 /* Speculative contacts: each shape's reach and thickness, and the
  * device-side horizon and scheduler's reserve (0: velocity-adapted); in
  * the TOI mode also each shape's sweep and the line of sight's candidate
@@ -410,7 +380,7 @@ static cc_status setup_speculation(cc_pipeline* p, int64_t pair_cap)
     int n = hv->shape_count;
     float* thin_host = (float*)cc_host_alloc(sizeof(float) * (size_t)(n + 1));
     if (!thin_host) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_pipeline_create: out of host memory");
-    for (int i = 0; i < n; ++i) thin_host[i] = smallest_half_extent(hv, i);
+    for (int i = 0; i < n; ++i) thin_host[i] = cc_shape_smallest_half_extent(hv, i);
     void *reach = NULL, *horizon = NULL, *thin = NULL, *published = NULL;
     float zeros[2] = {0.0f, 0.0f}; /* horizon, reserve */
     cc_status s = pipeline_alloc(p, sizeof(float) * (size_t)n, &reach);

@@ -56,7 +56,12 @@ static size_t solver_layout(cc_step_view* v, const solver_sizes* z, char* base)
     CC_PLACE(entry_coupling, float, (size_t)z->entry_coupling * z->entries * CC_TWIST)
     CC_PLACE(report, cc_step_report_state, 1)
     CC_PLACE(body_spec, unsigned long long, (size_t)z->bodies * CC_SPEC_SLOTS * CC_SPEC_SLOT_WORDS)
+    CC_PLACE(body_arrest, long long, (size_t)z->bodies * CC_SPEC_BODY_WORDS)
+    CC_PLACE(row_spec_target, float, z->contacts)
+    CC_PLACE(row_spec_slack, float, z->contacts)
     CC_PLACE(row_spec_loss, float, z->contacts)
+    CC_PLACE(row_spec_impulse, float, z->contacts)
+    CC_PLACE(spec_rounds_active, int, CC_SPEC_ROUNDS)
 #undef CC_PLACE
     v->sort_temp = base ? (void*)(base + off) : NULL;
     off += align16(z->sort_bytes);
@@ -149,6 +154,21 @@ void cc_solver_destroy(cc_solver* s)
     cc_model_release(m);
 }
 
+/* The arrest rounds of a step with speculative rows
+ * (kernels/step/speculative.h): the first finds the rows, every later one
+ * what the rounds before left. */
+static cc_status speculative_rounds(const cc_backend* be, cc_step_view* v, cc_stream stream)
+{
+    cc_status st = be->run_step_stage(CC_STEP_SPECULATIVE, v, stream);
+    for (int round = 0; round < CC_SPEC_ROUNDS && st == CC_OK; ++round) {
+        v->spec_round = round;
+        if (round > 0) st = be->run_step_stage(CC_STEP_SPECULATIVE_CLEAR, v, stream);
+        if (round > 0 && st == CC_OK) st = be->run_step_stage(CC_STEP_SPECULATIVE_RESIDUAL, v, stream);
+        if (st == CC_OK) st = be->run_step_stage(CC_STEP_ARREST, v, stream);
+    }
+    return st;
+}
+
 cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_contacts* contacts, float dt,
                   cc_stream stream)
 {
@@ -179,11 +199,16 @@ cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_cont
     /* Only contacts of a speculating pipeline have speculative rows. */
     if (!contacts || !contacts->speculative) {
         v.body_spec = NULL;
+        v.body_arrest = NULL;
+        v.row_spec_target = NULL;
+        v.row_spec_slack = NULL;
         v.row_spec_loss = NULL;
+        v.row_spec_impulse = NULL;
+        v.spec_rounds_active = NULL;
     }
     cc_status st = be->run_step_stage(CC_STEP_CLEAR, &v, stream);
     if (st == CC_OK && contacts) {
-        if (v.body_spec) st = be->run_step_stage(CC_STEP_SPECULATIVE, &v, stream);
+        if (v.body_spec) st = speculative_rounds(be, &v, stream);
         if (st == CC_OK) st = be->run_step_stage(CC_STEP_CONTACT_FORCES, &v, stream);
         if (st == CC_OK && v.deterministic) st = be->run_step_stage(CC_STEP_SORT_ENTRIES, &v, stream);
         if (st == CC_OK && v.deterministic) st = be->run_step_stage(CC_STEP_REDUCE, &v, stream);

@@ -3,7 +3,7 @@
  * floor. Before its rows are written, the segment between the pair's two
  * surface witnesses at the pass's poses is tested against the other shapes
  * that could collide with both of its shapes; one that the segment meets
- * hides the contact, which is dropped.
+ * and that does not move hides the contact, which is dropped.
  *
  * The shapes tested are the candidates of the two shapes' broad-phase
  * pairs: whatever lies between a fast shape and what it strikes within
@@ -47,13 +47,6 @@ CC_HD int cc_segment_hits_triangle(cc_vec3 p, cc_vec3 q, cc_vec3 a, cc_vec3 b, c
     if (v < 0.0f || u + v > 1.0f) return 0;
     float t = cc_v3_dot(e2, k) * inv;
     return t >= lo && t <= hi;
-}
-
-/* A rotation taking +z to the unit vector d. */
-CC_HD cc_quat cc_q_from_z(cc_vec3 d)
-{
-    if (d.z < -0.999999f) return cc_q(1.0f, 0.0f, 0.0f, 0.0f);
-    return cc_q_normalize(cc_q(-d.y, d.x, 0.0f, 1.0f + d.z));
 }
 
 /* Whether the segment [p, q] meets surface shape s (mesh or heightfield)
@@ -168,8 +161,12 @@ CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform
 /* Whether another shape hides the segment [p, q] between the surfaces of
  * shapes a and b: a candidate of either that the pair rules (all but the
  * static-static one) let collide with both, the shapes of a moving body of
- * a or b excepted (they move with it). `trim`: how far from an end a shape
- * counts as beside it rather than between. */
+ * a or b excepted (they move with it). Only what does not move hides: a
+ * free body between them is pushed aside or turns the fast one away along
+ * its surface, which can then reach what lay behind (a bullet glancing off
+ * a box that rests on a plate); where it stops the fast body instead, the
+ * step's arrest rounds let the nearer contact take the load. `trim`: how
+ * far from an end a shape counts as beside it rather than between. */
 CC_HD_CALL int cc_line_of_sight_blocked(const cc_model_view* m, const cc_speculation_view* s, const cc_pair* grouped,
                                         const int* next, int pair_count, const cc_transform* shape_pose, int a, int b,
                                         cc_vec3 p, cc_vec3 q, float trim)
@@ -182,7 +179,7 @@ CC_HD_CALL int cc_line_of_sight_blocked(const cc_model_view* m, const cc_specula
             int c = (e & 1) ? pr.a : pr.b;
             if (c == a || c == b) continue;
             int bc = m->shape_geom[c].body;
-            if (bc >= 0 && (bc == ba || bc == bb)) continue;
+            if (bc >= 0 && (bc == ba || bc == bb || (!m->body_static[bc] && m->body_mass[bc].inv_mass != 0.0f))) continue;
             if (!cc_pair_passes_rules_of_any_motion(m, c, a, 0) || !cc_pair_passes_rules_of_any_motion(m, c, b, 0))
                 continue;
             if (cc_segment_hits_shape(m, c, shape_pose[c], p, q, trim)) return 1;

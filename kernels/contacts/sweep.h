@@ -66,22 +66,12 @@ CC_HD int cc_shape_is_fast(const cc_shape_motion* m, float smallest_half_extent)
     return m->sweep > smallest_half_extent;
 }
 
-/* A point's displacement over the fraction tau of the horizon. */
-CC_HD cc_quat cc_turn_quat(cc_vec3 turn, float tau)
-{
-    float angle = cc_v3_length(turn) * tau;
-    if (!(angle > 0.0f)) return cc_q_identity();
-    cc_vec3 axis = cc_v3_scale(turn, tau / angle);
-    float s = sinf(0.5f * angle);
-    return cc_q(axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle));
-}
-
 /* The pose at fraction tau of a shape at pose xf (t = 0): the centre of
  * mass moved by tau shift, the body turned by tau turn about it. */
 CC_HD cc_transform cc_swept_pose(const cc_shape_motion* m, cc_transform xf, float tau)
 {
     if (m->sweep == 0.0f) return xf; /* exactly where it is (a plane's box centre is no point to turn about) */
-    cc_quat r = cc_turn_quat(m->turn, tau);
+    cc_quat r = cc_q_from_rotation_vector(cc_v3_scale(m->turn, tau));
     cc_vec3 arm = cc_q_rotate(r, cc_v3_sub(xf.p, m->com));
     return cc_tf(cc_v3_add(cc_v3_madd(m->com, m->shift, tau), arm), cc_q_normalize(cc_q_mul(r, xf.q)));
 }

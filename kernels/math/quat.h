@@ -53,4 +53,22 @@ CC_HD cc_quat cc_q_normalize(cc_quat q)
     return cc_q(q.x * s, q.y * s, q.z * s, q.w * s);
 }
 
+/* The rotation by |r| radians about r (a rotation vector). */
+CC_HD cc_quat cc_q_from_rotation_vector(cc_vec3 r)
+{
+    float angle = cc_v3_length(r);
+    if (!(angle > 0.0f)) return cc_q_identity();
+    cc_vec3 axis = cc_v3_scale(r, 1.0f / angle);
+    float s = sinf(0.5f * angle);
+    return cc_q(axis.x * s, axis.y * s, axis.z * s, cosf(0.5f * angle));
+}
+
+/* The shortest rotation taking +z to the unit vector d (a half turn about
+ * x when d is -z). */
+CC_HD cc_quat cc_q_from_z(cc_vec3 d)
+{
+    if (d.z < -0.999999f) return cc_q(1.0f, 0.0f, 0.0f, 0.0f);
+    return cc_q_normalize(cc_q(-d.y, d.x, 0.0f, 1.0f + d.z));
+}
+
 #endif

@@ -170,6 +170,36 @@ CC_HD cc_aabb cc_pooled_shape_aabb(const cc_model_view* m, int type, int source,
     return cc_local_box_aabb(lo, hi, xf, expand);
 }
 
+/* Shape s's smallest half extent [m]: how deep another may sink into it
+ * before passing its middle. Planes, heightfields and open meshes have no
+ * thickness (3e38: the other shape decides). */
+CC_HD float cc_shape_smallest_half_extent(const cc_model_view* m, int s)
+{
+    const cc_shape_geometry* g = &m->shape_geom[s];
+    cc_vec3 z = g->size, lo, hi;
+    switch (g->type) {
+    case CC_SHAPE_SPHERE:
+    case CC_SHAPE_CAPSULE:
+        return z.x;
+    case CC_SHAPE_CYLINDER:
+    case CC_SHAPE_CONE:
+        return cc_minf(z.x, z.y);
+    case CC_SHAPE_BOX:
+    case CC_SHAPE_ELLIPSOID:
+        return cc_minf(z.x, cc_minf(z.y, z.z));
+    case CC_SHAPE_CONVEX_HULL:
+        lo = m->hulls[m->shape_source[s]].lower, hi = m->hulls[m->shape_source[s]].upper;
+        break;
+    case CC_SHAPE_MESH:
+        if (!m->meshes[m->shape_source[s]].watertight) return 3.0e38f;
+        lo = m->meshes[m->shape_source[s]].lower, hi = m->meshes[m->shape_source[s]].upper;
+        break;
+    default:
+        return 3.0e38f;
+    }
+    return 0.5f * cc_minf((hi.x - lo.x) * z.x, cc_minf((hi.y - lo.y) * z.y, (hi.z - lo.z) * z.z));
+}
+
 /* Shape i's AABB at world pose xf, grown by its bounds pad. */
 CC_HD cc_aabb cc_shape_world_aabb(const cc_model_view* m, int i, cc_transform xf)
 {

@@ -151,39 +151,154 @@ CC_HD int cc_step_law_row_ghost(const cc_step_view* v, const cc_step_row* r)
     return cc_v3_dot(r->slip, r->slip) > 1.0e-8f && cc_step_row_ghost(v, r);
 }
 
-/* Whether the row is arrested this step (closing speed c): its points
- * would close past max(d, 0), and it is no ghost. */
-CC_HD int cc_step_row_arrests(const cc_step_view* v, int i, const cc_step_row* r, float c)
+/* The closing speed [m/s] of row i's centres of mass after an
+ * unconstrained step, with the arrests of the rounds so far. */
+CC_HD float cc_speculative_com_closing(const cc_step_view* v, int b0, int b1, int moves0, int moves1, cc_vec3 n)
 {
-    return cc_speculative_arrests(v, i, r->d, c) && !cc_step_row_ghost(v, r);
+    cc_vec3 v_com = cc_v3_sub(moves1 ? cc_speculative_velocity(v, b1) : cc_v3(0.0f, 0.0f, 0.0f),
+                              moves0 ? cc_speculative_velocity(v, b0) : cc_v3(0.0f, 0.0f, 0.0f));
+    return cc_speculative_closing(v, n, v_com, moves0, moves1);
 }
 
-/* Before the forces, per speculative row: whether it arrests (its points
- * close past max(d, 0), it is no ghost, and its centres of mass close),
- * and its loss into its bodies' slots; other rows are marked not
- * arrested. */
-CC_HD void cc_speculative_rows_thread(int i, const cc_step_view* v)
+/* Offers row i this round's loss (what its centres of mass close faster
+ * than its target) when the loss carries them more than
+ * CC_SPEC_TOLERANCE within the step; else it takes no part. */
+CC_HD void cc_speculative_offer(const cc_step_view* v, int i, int b0, int b1, int moves0, int moves1, cc_vec3 n,
+                                float loss)
 {
-    if (i >= *v->contacts.count) return;
-    v->row_spec_loss[i] = -1.0f;
-    if (!v->contacts.speculative[i]) return;
-    cc_step_row r = cc_step_row_of(i, v);
+    if (!(loss * v->dt > CC_SPEC_TOLERANCE)) {
+        v->row_spec_loss[i] = -1.0f;
+        return;
+    }
+    loss = cc_minf(loss, CC_SPEC_LOSS_MAX);
+    v->row_spec_loss[i] = loss;
+    if (moves0) cc_speculative_add_loss(v, b0, moves1 ? b1 : -1, cc_v3_neg(n), loss);
+    if (moves1) cc_speculative_add_loss(v, b1, moves0 ? b0 : -1, n, loss);
+}
+
+/* Row r's target closing speed of its centres of mass (index i): what is
+ * left of max(d, 0) / dt once the closing that spins cause at its points
+ * is taken out; -1 for a row that cannot arrest (no body moves, or it is
+ * not finite). */
+CC_HD float cc_speculative_target(const cc_step_view* v, int i, const cc_step_row* r)
+{
+    if (!r->moves0 && !r->moves1) return -1.0f;
     /* Each body's own surface point: a speculative row's points can be far
      * apart (a body closing on what it will strike), and a turning body's
      * velocity at their midpoint is not its surface's. */
     const cc_contacts_view* k = &v->contacts;
-    cc_vec3 p0 = r.b0 >= 0 ? cc_tf_point(v->pose_in[r.b0], k->point0[i]) : k->point0[i];
-    cc_vec3 p1 = r.b1 >= 0 ? cc_tf_point(v->pose_in[r.b1], k->point1[i]) : k->point1[i];
-    cc_vec3 v_points = cc_v3_sub(cc_step_point_velocity(v, r.b1, r.com1, p1), cc_step_point_velocity(v, r.b0, r.com0, p0));
-    float closing = cc_speculative_closing(v, r.n, v_points, r.moves0, r.moves1);
-    if (!cc_step_row_arrests(v, i, &r, closing)) return;
-    cc_vec3 v_com = cc_v3_sub(r.moves1 ? v->linear_in[r.b1] : cc_v3(0.0f, 0.0f, 0.0f),
-                              r.moves0 ? v->linear_in[r.b0] : cc_v3(0.0f, 0.0f, 0.0f));
-    float loss = cc_speculative_loss(v, r.d, closing, cc_speculative_closing(v, r.n, v_com, r.moves0, r.moves1));
-    if (!(loss > 0.0f)) return; /* closing by a spin alone: the contact law's */
-    v->row_spec_loss[i] = loss;
-    if (r.moves0) cc_speculative_add_loss(v, r.b0, r.moves1 ? r.b1 : -1, cc_v3_neg(r.n), loss);
-    if (r.moves1) cc_speculative_add_loss(v, r.b1, r.moves0 ? r.b0 : -1, r.n, loss);
+    cc_vec3 p0 = r->b0 >= 0 ? cc_tf_point(v->pose_in[r->b0], k->point0[i]) : k->point0[i];
+    cc_vec3 p1 = r->b1 >= 0 ? cc_tf_point(v->pose_in[r->b1], k->point1[i]) : k->point1[i];
+    cc_vec3 v_points = cc_v3_sub(cc_step_point_velocity(v, r->b1, r->com1, p1), cc_step_point_velocity(v, r->b0, r->com0, p0));
+    cc_vec3 v_com = cc_v3_sub(r->moves1 ? v->linear_in[r->b1] : cc_v3(0.0f, 0.0f, 0.0f),
+                              r->moves0 ? v->linear_in[r->b0] : cc_v3(0.0f, 0.0f, 0.0f));
+    float spin = cc_speculative_closing(v, r->n, v_points, r->moves0, r->moves1) -
+                 cc_speculative_closing(v, r->n, v_com, r->moves0, r->moves1);
+    float target = cc_maxf(cc_maxf(r->d, 0.0f) / v->dt - spin, 0.0f);
+    return target < 3.0e38f ? target : -1.0f;
+}
+
+/* Admits row r to the rounds with its target: a ghost is refused (target
+ * -1); else its target and slack go to the row, and a body touching what
+ * does not move (within the pair's allowance this step) is noted as held
+ * from behind along the row's push. Whether it was admitted. */
+CC_HD int cc_speculative_admit(const cc_step_view* v, int i, const cc_step_row* r, float target)
+{
+    int flagged = v->contacts.speculative[i] != 0;
+    v->row_spec_target[i] = -1.0f;
+    if (!(target >= 0.0f)) return 0;
+    if (flagged ? cc_step_row_ghost(v, r) : cc_step_law_row_ghost(v, r)) return 0;
+    float allowance = 0.5f * cc_minf(cc_shape_smallest_half_extent(&v->model, r->s0),
+                                     cc_shape_smallest_half_extent(&v->model, r->s1));
+    v->row_spec_target[i] = target;
+    v->row_spec_slack[i] = flagged ? 0.0f : allowance / v->dt;
+    if (r->moves0 != r->moves1 && target * v->dt <= allowance) {
+        if (r->moves0) cc_speculative_add_backing(v, r->b0, cc_v3_neg(r->n));
+        else cc_speculative_add_backing(v, r->b1, r->n);
+    }
+    return 1;
+}
+
+/* Marks a row whose target is found only if an arrest moves one of its
+ * bodies (cc_speculative_residual_thread). */
+#define CC_SPEC_PENDING -2.0f
+
+/* The first round, per row: a speculative row that closes past its target
+ * is admitted and offers its loss; every other row waits. A waiting row
+ * joins a later round only when the arrests of other rows have moved one
+ * of its bodies and its centres of mass then close past its target, by
+ * more than the pair's allowance within the step for a row the contact
+ * law holds (half the smaller of the two shapes' smallest half extents, as
+ * at the flag: kernels/contacts/speculation.h): a board struck while it
+ * rests on the floor. That allowance is its slack (0 for a speculative
+ * row). */
+CC_HD void cc_speculative_rows_thread(int i, const cc_step_view* v)
+{
+    if (i >= *v->contacts.count) return;
+    v->row_spec_target[i] = CC_SPEC_PENDING;
+    v->row_spec_loss[i] = -1.0f;
+    v->row_spec_impulse[i] = 0.0f;
+    if (!v->contacts.speculative[i]) return;
+    cc_step_row r = cc_step_row_of(i, v);
+    float target = cc_speculative_target(v, i, &r);
+    if (!(target >= 0.0f)) {
+        v->row_spec_target[i] = -1.0f;
+        return;
+    }
+    float loss = cc_speculative_com_closing(v, r.b0, r.b1, r.moves0, r.moves1, r.n) - target;
+    if (!(loss * v->dt > CC_SPEC_TOLERANCE)) return;
+    if (cc_speculative_admit(v, i, &r, target)) cc_speculative_offer(v, i, r.b0, r.b1, r.moves0, r.moves1, r.n, loss);
+}
+
+/* Row i's bodies and normal, for the later rounds. */
+CC_HD void cc_speculative_row_bodies(const cc_step_view* v, int i, int* b0, int* b1, int* moves0, int* moves1)
+{
+    *b0 = v->model.shape_geom[v->contacts.shape0[i]].body;
+    *b1 = v->model.shape_geom[v->contacts.shape1[i]].body;
+    *moves0 = cc_step_body_moves(v, *b0);
+    *moves1 = cc_step_body_moves(v, *b1);
+}
+
+/* A later round, per row that can arrest: what its centres of mass still
+ * close faster than its target, into its bodies' (cleared) slots. A
+ * waiting row is admitted once an arrest has moved one of its bodies, and
+ * joins past its slack. */
+CC_HD void cc_speculative_residual_thread(int i, const cc_step_view* v)
+{
+    if (i >= *v->contacts.count || !cc_speculative_round_runs(v)) return;
+    v->row_spec_loss[i] = -1.0f;
+    float target = v->row_spec_target[i];
+    if (!(target >= 0.0f) && target != CC_SPEC_PENDING) return;
+    int b0, b1, moves0, moves1;
+    cc_speculative_row_bodies(v, i, &b0, &b1, &moves0, &moves1);
+    if (target == CC_SPEC_PENDING) {
+        if (!((moves0 && cc_speculative_pushed(v, b0)) || (moves1 && cc_speculative_pushed(v, b1)))) return;
+        cc_step_row r = cc_step_row_of(i, v);
+        target = cc_speculative_target(v, i, &r);
+        if (!cc_speculative_admit(v, i, &r, target)) return;
+    }
+    cc_vec3 n = v->contacts.normal[i];
+    float excess = cc_speculative_com_closing(v, b0, b1, moves0, moves1, n) - target;
+    if (v->row_spec_impulse[i] == 0.0f && !(excess > v->row_spec_slack[i])) return;
+    cc_speculative_offer(v, i, b0, b1, moves0, moves1, n, excess);
+}
+
+/* Every round, per row with a loss: its impulse grows by the loss's share,
+ * and its bodies' velocity changes with it. */
+CC_HD void cc_speculative_arrest_thread(int i, const cc_step_view* v)
+{
+    if (i >= *v->contacts.count || !cc_speculative_round_runs(v)) return;
+    float loss = v->row_spec_loss[i];
+    if (!(loss > 0.0f)) return;
+    int b0, b1, moves0, moves1;
+    cc_speculative_row_bodies(v, i, &b0, &b1, &moves0, &moves1);
+    cc_vec3 n = v->contacts.normal[i];
+    float impulse = cc_speculative_impulse(v, b0, b1, moves0, moves1, n, loss);
+    if (!(impulse > 0.0f)) return;
+    v->row_spec_impulse[i] += impulse;
+    if (!v->spec_rounds_active[v->spec_round]) v->spec_rounds_active[v->spec_round] = 1;
+    if (moves0) cc_speculative_push(v, b0, cc_v3_neg(n), impulse);
+    if (moves1) cc_speculative_push(v, b1, n, impulse);
 }
 
 CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
@@ -193,15 +308,15 @@ CC_HD void cc_contact_force_thread(int i, const cc_step_view* v)
     int s0 = r.s0, s1 = r.s1, b0 = r.b0, b1 = r.b1, moves0 = r.moves0, moves1 = r.moves1;
     cc_vec3 n = r.n, at = r.at, com0 = r.com0, com1 = r.com1, v_rel = r.v_rel;
     float d = r.d;
-    /* Decided once, before the forces (cc_speculative_rows_thread). */
-    int arrested = v->body_spec && v->row_spec_loss[i] >= 0.0f;
+    /* Decided before the forces, in the arrest rounds. */
+    int arrested = v->body_spec && v->row_spec_impulse[i] > 0.0f;
     int ghost = !arrested && cc_step_law_row_ghost(v, &r);
 
     cc_vec3 f1;
     cc_contact_rates rates;
     cc_vec3 lever0 = cc_v3_sub(at, com0), lever1 = cc_v3_sub(at, com1);
     if (ghost || arrested) {
-        f1 = arrested ? cc_speculative_force(v, b0, b1, moves0, moves1, n, v->row_spec_loss[i]) : cc_v3(0.0f, 0.0f, 0.0f);
+        f1 = arrested ? cc_v3_scale(n, v->row_spec_impulse[i] / v->dt) : cc_v3(0.0f, 0.0f, 0.0f);
         rates = cc_contact_rates_zero();
     } else if (v->contact_model == 1 /* CC_CONTACT_PENALTY */) {
         cc_penalty_pair p = cc_penalty_combine(&v->model.shape_material[s0], &v->model.shape_material[s1]);
@@ -287,10 +402,13 @@ CC_HD void cc_step_clear_body(int b, const cc_step_view* v)
     for (int k = 0; k < CC_TWIST; ++k) v->body_coupling[(size_t)b * CC_TWIST + k] = 0.0f;
 }
 
-/* Opens the step's report: no limit yet. */
+/* Opens the step's report (no limit yet) and its arrest rounds (none has
+ * arrested anything). */
 CC_HD void cc_step_open_report(const cc_step_view* v)
 {
     if (v->report) v->report->step_limit_bits = cc_float_order_bits(INFINITY);
+    if (v->spec_rounds_active)
+        for (int r = 0; r < CC_SPEC_ROUNDS; ++r) v->spec_rounds_active[r] = 0;
 }
 
 /* The whole clear, for a backend that runs it in one thread. */

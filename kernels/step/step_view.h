@@ -53,10 +53,17 @@ typedef struct cc_step_report_state {
 /* The speculative arrests' bookkeeping (kernels/step/speculative.h): per
  * body, CC_SPEC_SLOTS partner slots (the world's, then partner bodies by
  * index modulo CC_SPEC_SLOTS - 1) of CC_SPEC_SLOT_WORDS words each: the
- * largest loss (cc_float_order_bits) and the losses summed along each axis
- * direction (+x -x +y -y +z -z, fixed point). */
+ * round's largest loss (cc_float_order_bits), its losses summed along each
+ * axis direction (+x -x +y -y +z -z, fixed point) and the largest |u_k| of
+ * its rows' directions (order bits); and the rounds that find the
+ * arresting impulses. */
 #define CC_SPEC_SLOTS 8
-#define CC_SPEC_SLOT_WORDS 7
+#define CC_SPEC_SLOT_WORDS 10
+#define CC_SPEC_ROUNDS 4
+/* Per body: the velocity change of the arrests so far (3 words, fixed
+ * point), then what holds it from behind (6 half axes, order bits). */
+#define CC_SPEC_BODY_WORDS 9
+#define CC_SPEC_BACKING 3
 
 typedef struct cc_step_view {
     cc_model_view model;
@@ -98,12 +105,20 @@ typedef struct cc_step_view {
     float* entry_coupling; /* deterministic, when sweeping: (entries x CC_TWIST) */
     cc_step_report_state* report;
     /* Speculative rows (kernels/step/speculative.h): per body, what its
-     * arrested rows ask of it (fixed point and extremes, the same in any
-     * order), and per row the closing speed it must lose (< 0: not
-     * arrested); NULL when the contacts come from a pipeline without
+     * rows ask of it this round (fixed point and extremes, the same in any
+     * order) and the velocity change of the arrests so far; per row its
+     * target closing speed (< 0: never arrested), the closing speed it
+     * must still lose this round (< 0: none) and its impulse so far (> 0:
+     * arrested). NULL when the contacts come from a pipeline without
      * speculation. */
     unsigned long long* body_spec; /* (nbody x CC_SPEC_SLOTS x CC_SPEC_SLOT_WORDS) */
-    float* row_spec_loss;          /* (contact capacity) */
+    long long* body_arrest;        /* (nbody x CC_SPEC_BODY_WORDS) */
+    float* row_spec_target;        /* (contact capacity) [m/s] */
+    float* row_spec_slack;         /* (contact capacity) [m/s] */
+    float* row_spec_loss;          /* (contact capacity) [m/s] */
+    float* row_spec_impulse;       /* (contact capacity) [N s] */
+    int* spec_rounds_active;       /* (CC_SPEC_ROUNDS) whether each round arrested anything */
+    int spec_round;                /* the round an arrest stage runs (set per launch) */
 } cc_step_view;
 
 #endif

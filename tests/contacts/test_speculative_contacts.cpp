@@ -612,6 +612,74 @@ TEST_P(Speculative, BulletsStrikingOnePlateEachLoseTheirOwnSpeed)
     }
 }
 
+TEST_P(Speculative, ABulletBesideAFreeBoxStopsAtThePlate)
+{
+    // A 1 cm sphere at (30, 0, -100) m/s lands on a plate 2 cm from a free
+    // 10 cm box resting there, closing on both within one step: the box
+    // pushes it along x and the plate along z, so each row arrests in full
+    // although they are against different partners.
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+        add_slab(b.get(), 1.0f, 0.0f);
+        cc_shape_def d = cc_default_shape_def();
+        int box = add_body(b.get(), {0.08f, 0.0f, 0.05f});
+        CC_ASSERT_OK(cc_builder_add_box(b.get(), box, {0.05f, 0.05f, 0.05f}, &d, nullptr));
+        int ball = add_body(b.get(), {-0.3f, 0.0f, 1.01f});
+        CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.01f, &d, nullptr));
+        Sim sim;
+        cc_pipeline_def pd = speculative_def(2.0f, mode);
+        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+        sim.set_velocity(ball, {30, 0, -100});
+        float start = kinetic_energy(sim, ball);
+        ASSERT_TRUE(run_collide_every(sim, 8, 1, 1.0f / 60.0f, [&](int k) {
+            float z = sim.pose(ball).p.z, energy = kinetic_energy(sim, ball) + kinetic_energy(sim, box);
+            EXPECT_GT(z, 0.01f - 2e-3f) << "substep " << k << ": the sphere more than 2 mm into the plate";
+            EXPECT_LE(energy, start * 1.001f) << "substep " << k;
+            return z > 0.01f - 2e-3f && energy <= start * 1.001f;
+        }));
+    }
+}
+
+TEST_P(Speculative, ABulletOntoABoardOnAPlateStopsAtThePlate)
+{
+    // A 1 cm sphere at 60 m/s strikes a free 1 cm board resting on a static
+    // plate (touching it, within a 2 mm gap) and drives it into the plate:
+    // the board's rows, which the contact law holds, join the later arrest
+    // rounds, which stop the board at the plate and the sphere at the
+    // board, for a sphere lighter than the board (4 g against 1.6 kg) or
+    // heavier (4 kg).
+    for (cc_speculative_mode mode : kBothModes) {
+        SCOPED_TRACE(mode_name(mode));
+        for (float density : {1000.0f, 1.0e6f}) {
+            SCOPED_TRACE(testing::Message() << "sphere density " << density);
+            Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+            add_slab(b.get(), 1.0f, 0.0f);
+            cc_shape_def d = cc_default_shape_def();
+            d.gap = 0.002f;
+            int board = add_body(b.get(), {0.0f, 0.0f, 0.005f});
+            CC_ASSERT_OK(cc_builder_add_box(b.get(), board, {0.2f, 0.2f, 0.005f}, &d, nullptr));
+            cc_shape_def heavy = d;
+            heavy.density = density;
+            int ball = add_body(b.get(), {0.03f, 0.02f, 0.6f});
+            CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.01f, &heavy, nullptr));
+            Sim sim;
+            cc_pipeline_def pd = speculative_def(2.0f, mode);
+            ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+            sim.set_velocity(ball, {0, 0, -60});
+            float start = kinetic_energy(sim, ball);
+            ASSERT_TRUE(run_collide_every(sim, 12, 1, 1.0f / 240.0f, [&](int k) {
+                float bottom = sim.pose(board).p.z - 0.005f, top = bottom + 0.01f, z = sim.pose(ball).p.z;
+                float energy = kinetic_energy(sim, ball) + kinetic_energy(sim, board);
+                EXPECT_GT(bottom, -2e-3f) << "substep " << k << ": the board more than 2 mm into the plate";
+                EXPECT_GT(z, top + 0.01f - 2e-3f) << "substep " << k << ": the sphere more than 2 mm into the board";
+                EXPECT_LE(energy, start * 1.001f) << "substep " << k;
+                return bottom > -2e-3f && z > top + 0.01f - 2e-3f && energy <= start * 1.001f;
+            }));
+        }
+    }
+}
+
 TEST_P(Speculative, ASphereThrownIntoACornerStopsAtBothWalls)
 {
     // A floor and a wall of the world, both 1 cm slabs: the two rows push

@@ -211,6 +211,63 @@ TEST_P(Toi, TheLineOfSightHidesTheFloorUnderATable)
     }
 }
 
+TEST_P(Toi, AFreeBodyInTheWayHidesNothing)
+{
+    // The same fall onto a free 2 cm board where the table was: a body that
+    // moves can be pushed aside or turn the box away along its surface, so
+    // the floor behind it keeps its contact beside the board's.
+    Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+    cc_shape_def def = cc_default_shape_def();
+    int floor = -1, board = -1;
+    CC_ASSERT_OK(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0.0f, 0.0f, &def, &floor));
+    int free_board = add_body(b.get(), {0.0f, 0.0f, 0.5f});
+    CC_ASSERT_OK(cc_builder_add_box(b.get(), free_board, {0.5f, 0.5f, 0.01f}, &def, &board));
+    int body = add_body(b.get(), {0.0f, 0.0f, 1.2f});
+    CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.05f, 0.05f, 0.05f}, &def, nullptr));
+    Sim sim;
+    cc_pipeline_def pd = toi_def();
+    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+    CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+    sim.set_velocity(body, {0, 0, -80});
+    CC_ASSERT_OK(cc_collide(sim.pipeline.get(), sim.now(), sim.contacts.get(), nullptr));
+    int with_board = 0, with_floor = 0;
+    for (const cc_contact& c : rows_of(sim)) {
+        bool box_row = c.shape0 == 2 || c.shape1 == 2;
+        with_board += box_row && (c.shape0 == board || c.shape1 == board);
+        with_floor += box_row && (c.shape0 == floor || c.shape1 == floor);
+    }
+    EXPECT_EQ(with_board, 4);
+    EXPECT_EQ(with_floor, 4);
+    EXPECT_EQ(stats_of(sim.pipeline.get()).occluded_pairs, 0);
+}
+
+TEST_P(Toi, ABulletInsideTheSideOfAFreeBallStillStopsAtThePlate)
+{
+    // A 1 cm sphere already 1.5 cm into the side of a free 5 cm ball that
+    // rests on a 1 cm plate, falling at 100 m/s: the ball pushes it out
+    // sideways only and it goes on down through the ball's side, so the
+    // plate's contact, which the ball stands in front of, must stop it.
+    Builder b = make_builder_with_gravity({0, 0, 0}, 0.0f);
+    cc_shape_def def = cc_default_shape_def();
+    def.gap = 0.002f;
+    cc_shape_def top = def;
+    top.local.p = {0.0f, 0.0f, -0.005f};
+    CC_ASSERT_OK(cc_builder_add_box(b.get(), CC_BODY_WORLD, {1.0f, 1.0f, 0.005f}, &top, nullptr));
+    int ball = add_body(b.get(), {0.0f, 0.0f, 0.05f});
+    CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.05f, &def, nullptr));
+    int bullet = add_body(b.get(), {0.045f, 0.0f, 0.06f});
+    CC_ASSERT_OK(cc_builder_add_sphere(b.get(), bullet, 0.01f, &def, nullptr));
+    Sim sim;
+    cc_pipeline_def pd = toi_def();
+    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
+    sim.set_velocity(bullet, {0, 0, -100});
+    ASSERT_TRUE(run_collide_every(sim, 16, 1, 1.0f / 120.0f, [&](int k) {
+        float z = sim.pose(bullet).p.z;
+        EXPECT_GT(z, 0.01f - 2e-3f) << "substep " << k << ": the bullet more than 2 mm into the plate";
+        return z > 0.01f - 2e-3f;
+    }));
+}
+
 TEST_P(Toi, PlanesAwayFromTheOriginAreSweptWhereTheyAre)
 {
     // A sphere 0.3 m above a floor plane at height h, and 0.3 m from a wall

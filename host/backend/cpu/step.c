@@ -17,6 +17,15 @@ cc_status cc_cpu_run_step_stage(cc_step_stage stage, const cc_step_view* v, cc_s
     case CC_STEP_SPECULATIVE:
         for (int i = 0; i < contacts; ++i) cc_speculative_rows_thread(i, v);
         break;
+    case CC_STEP_SPECULATIVE_CLEAR:
+        for (int b = 0; b < bodies && cc_speculative_round_runs(v); ++b) cc_speculative_clear_slots(v, b);
+        break;
+    case CC_STEP_SPECULATIVE_RESIDUAL:
+        for (int i = 0; i < contacts && cc_speculative_round_runs(v); ++i) cc_speculative_residual_thread(i, v);
+        break;
+    case CC_STEP_ARREST:
+        for (int i = 0; i < contacts && cc_speculative_round_runs(v); ++i) cc_speculative_arrest_thread(i, v);
+        break;
     case CC_STEP_CONTACT_FORCES:
         for (int i = 0; i < contacts; ++i) cc_contact_force_thread(i, v);
         break;
