@@ -76,6 +76,7 @@ static cc_step_report_state empty_report(void)
     r.min_limit_bits = r.step_limit_bits;
     r.steps = 0;
     r.steps_over_limit = 0;
+    r.bodies_stopped = 0;
     return r;
 }
 
@@ -256,6 +257,7 @@ cc_status cc_solver_get_report(const cc_solver* s, cc_solver_report* out)
     if (st != CC_OK) return st;
     out->steps = r.steps;
     out->steps_over_limit = r.steps_over_limit;
+    out->bodies_stopped = r.bodies_stopped;
     out->dt_limit = cc_float_from_order_bits(r.min_limit_bits);
     out->last_dt_limit = r.steps > 0 ? cc_float_from_order_bits(r.step_limit_bits) : INFINITY;
     return cc_ok();

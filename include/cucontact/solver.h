@@ -27,7 +27,7 @@ typedef enum cc_integrator {
     /// Linearly implicit Euler: each contact force is linearised in the
     /// relative position and velocity at its point (stiffness and damping
     /// Jacobians), and the step solves for the velocity change per body (a
-    /// 6x6 system) with the gyroscopic term implicit too. Contacts between
+    /// 6x6 system) after the torque-free turn (see gyroscopic). Contacts between
     /// two moving bodies are split between them by their inverse inertia
     /// along the normal and coupled by implicit_sweeps Jacobi sweeps.
     /// Stable for stiff contacts at time steps far beyond the explicit
@@ -59,7 +59,10 @@ typedef struct cc_solver_def {
     /// rows come in a fixed order) the step is bit-reproducible; zero sums
     /// with atomics, whose order varies on a GPU (0).
     int deterministic;
-    int gyroscopic;  ///< nonzero: include the gyroscopic torque -w x (I w) (1)
+    /// Nonzero: bodies turn under the gyroscopic torque -w x (I w), taken as
+    /// a torque-free turn before the rest of the step (one Newton step of
+    /// backward Euler, stable at any |w| dt, gaining no energy) (1)
+    int gyroscopic;
     int32_t cookie;  ///< set by cc_default_solver_def; do not touch
 } cc_solver_def;
 
@@ -102,6 +105,11 @@ typedef struct cc_solver_report {
     int steps_over_limit;  ///< explicit steps whose dt exceeded their limit
     float dt_limit;        ///< smallest limit of any step [s] (INFINITY: no stiff contact yet)
     float last_dt_limit;   ///< the last step's limit [s] (INFINITY: none)
+    /// Body steps that came out non-finite (an explicit step far past its
+    /// limit diverges): each such body kept its pose and was stopped, so
+    /// that no NaN reaches the state; shorten the step or use the implicit
+    /// integrator.
+    int bodies_stopped;
 } cc_solver_report;
 
 /// Waits for the device and reads the report.

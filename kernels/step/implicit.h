@@ -5,10 +5,14 @@
  * position and velocity (kernels/step/rates.h: f + dt K u + (dt K + D) du),
  * the velocity change dV solves
  *
- *   (M + dt G - dt sum_c J^T A_c J) dV = dt (F + sum_c J^T dt K_c u_c - w x I w)
+ *   (M - dt sum_c J^T A_c J) dV = dt (F + sum_c J^T dt K_c u_c)
  *
- * with A_c = dt K_c + D_c (symmetric, <= 0), J the map from V to the
- * contact point's velocity and G the gyroscopic term's Jacobian. A contact
+ * with A_c = dt K_c + D_c (symmetric, <= 0) and J the map from V to the
+ * contact point's velocity, on top of the torque-free turn
+ * (kernels/step/gyroscopic.h), which the step takes first: linearised into
+ * this system, the gyroscopic term gained energy at large |w| dt (a thin
+ * plate spinning at 370 rad/s gained 7.5 times its energy in one step at
+ * 1/240 s). A contact
  * between two moving bodies couples their systems. Each body solves its
  * own with the other body's velocity change held and the contact's matrix
  * scaled by alpha = 1 + w_other / w_own (w: inverse inertia along the
@@ -26,6 +30,7 @@
 #include "kernels/math/dense6.h"
 #include "kernels/math/quat.h"
 #include "kernels/math/sym3.h"
+#include "kernels/step/gyroscopic.h"
 #include "kernels/step/rates.h"
 #include "kernels/step/step_view.h"
 
@@ -236,17 +241,12 @@ CC_HD void cc_implicit_solve_thread(int b, const cc_step_view* v)
             a[(3 + k) * 6 + 4] = cc_v3_get(iw[1], k);
             a[(3 + k) * 6 + 5] = cc_v3_get(iw[2], k);
         }
-        cc_vec3 iw_w = cc_v3_add(cc_v3_add(cc_v3_scale(iw[0], w.x), cc_v3_scale(iw[1], w.y)), cc_v3_scale(iw[2], w.z));
-        cc_vec3 gyro = cc_v3(0.0f, 0.0f, 0.0f);
+        /* The torque-free turn (kernels/step/gyroscopic.h) first; the
+         * system then finds the contacts' change on top of it. */
+        sys->turn = cc_v3(0.0f, 0.0f, 0.0f);
         if (v->gyroscopic) {
-            /* d(w x I w)/dw = [w]x I - [I w]x, column k: w x (I e_k) - (I w) x e_k. */
-            gyro = cc_v3_cross(w, iw_w);
-            for (int k = 0; k < 3; ++k) {
-                cc_vec3 col = cc_v3_sub(cc_v3_cross(w, iw[k]), cc_v3_cross(iw_w, cc_twist_column(k, cc_v3(0, 0, 0))));
-                a[3 * 6 + 3 + k] += dt * col.x;
-                a[4 * 6 + 3 + k] += dt * col.y;
-                a[5 * 6 + 3 + k] += dt * col.z;
-            }
+            cc_vec3 w_body = cc_q_rotate_inv(q, w);
+            sys->turn = cc_q_rotate(q, cc_v3_sub(cc_gyroscopic_turn(m->inertia, w_body, dt), w_body));
         }
         const float* t = v->body_implicit + (size_t)b * CC_IMPLICIT_TERMS;
         int at = CC_IMPLICIT_MATRIX;
@@ -257,7 +257,7 @@ CC_HD void cc_implicit_solve_thread(int b, const cc_step_view* v)
                 if (l != k) a[l * 6 + k] += x;
             }
         cc_vec3 force = cc_v3_madd(v->body_force[b], v->model.gravity, mass);
-        cc_vec3 torque = cc_v3_sub(v->body_torque[b], gyro);
+        cc_vec3 torque = v->body_torque[b];
         float rhs[6] = {dt * (force.x + t[0]),  dt * (force.y + t[1]),  dt * (force.z + t[2]),
                         dt * (torque.x + t[3]), dt * (torque.y + t[4]), dt * (torque.z + t[5])};
         sys->factored = cc_lu6_factor(a, sys->piv);
@@ -285,6 +285,7 @@ CC_HD void cc_implicit_solve_thread(int b, const cc_step_view* v)
     if (sys->factored) cc_lu6_solve(sys->lu, sys->piv, x);
     else
         for (int k = 0; k < 6; ++k) x[k] = sys->rhs[k];
+    x[3] += sys->turn.x, x[4] += sys->turn.y, x[5] += sys->turn.z;
     for (int k = 0; k < CC_TWIST; ++k) dv[k] = x[k];
 }
 

@@ -1,13 +1,15 @@
 /* The end of a step for free rigid bodies: new velocities, then poses from
  * them. Semi-implicit (symplectic) Euler takes the velocities from gravity
  * and the summed contact forces, the angular update in body axes, where the
- * inertia is constant, with the gyroscopic torque -w x (I w); the implicit
- * step adds the velocity change its solve found. */
+ * inertia is constant, after the torque-free turn (kernels/step/
+ * gyroscopic.h); the implicit step adds the velocity change its solve
+ * found, which holds that turn. */
 #ifndef CC_KERNELS_STEP_INTEGRATE_H
 #define CC_KERNELS_STEP_INTEGRATE_H
 
 #include "kernels/math/quat.h"
 #include "kernels/math/sym3.h"
+#include "kernels/step/gyroscopic.h"
 #include "kernels/step/implicit.h"
 #include "kernels/step/step_view.h"
 
@@ -22,6 +24,14 @@ CC_HD cc_transform cc_advance_pose(cc_transform pose, const cc_body_mass* m, cc_
     float h = 0.5f * dt;
     cc_quat q = cc_q_normalize(cc_q(pose.q.x + h * dq.x, pose.q.y + h * dq.y, pose.q.z + h * dq.z, pose.q.w + h * dq.w));
     return cc_tf(cc_v3_sub(com, cc_q_rotate(q, m->com)), q);
+}
+
+/* Whether a body's new pose and velocities are all finite. */
+CC_HD int cc_body_state_finite(cc_transform x, cc_vec3 lin, cc_vec3 ang)
+{
+    return isfinite(x.p.x) && isfinite(x.p.y) && isfinite(x.p.z) && isfinite(x.q.x) && isfinite(x.q.y) &&
+           isfinite(x.q.z) && isfinite(x.q.w) && isfinite(lin.x) && isfinite(lin.y) && isfinite(lin.z) &&
+           isfinite(ang.x) && isfinite(ang.y) && isfinite(ang.z);
 }
 
 CC_HD void cc_integrate_body_thread(int b, const cc_step_view* v)
@@ -47,11 +57,20 @@ CC_HD void cc_integrate_body_thread(int b, const cc_step_view* v)
         lin = cc_v3_madd(v->linear_in[b], acc, dt);
         cc_vec3 w_body = cc_q_rotate_inv(pose.q, v->angular_in[b]);
         cc_vec3 t_body = cc_q_rotate_inv(pose.q, v->body_torque[b]);
-        if (v->gyroscopic) t_body = cc_v3_sub(t_body, cc_v3_cross(w_body, cc_sym3_mul(m->inertia, w_body)));
+        if (v->gyroscopic) w_body = cc_gyroscopic_turn(m->inertia, w_body, dt);
         w_body = cc_v3_madd(w_body, cc_sym3_mul(m->inv_inertia, t_body), dt);
         ang = cc_q_rotate(pose.q, w_body);
     }
-    v->pose_out[b] = cc_advance_pose(pose, m, lin, ang, dt);
+    cc_transform next = cc_advance_pose(pose, m, lin, ang, dt);
+    if (!cc_body_state_finite(next, lin, ang)) {
+        /* A diverged step (an explicit one far past its limit): a non-finite
+         * state would spread to every pass and step after it, so the body
+         * keeps its pose, stops, and the report counts it. */
+        next = pose;
+        lin = ang = cc_v3(0.0f, 0.0f, 0.0f);
+        if (v->report) cc_atomic_add_i32(&v->report->bodies_stopped, 1);
+    }
+    v->pose_out[b] = next;
     v->linear_out[b] = lin;
     v->angular_out[b] = ang;
 }

@@ -38,6 +38,7 @@ typedef struct cc_body_system {
     float rhs[6];
     int piv[6];
     int factored;
+    cc_vec3 turn; /* the torque-free turn's change of w (world axes) */
 } cc_body_system;
 
 /* The stability report on the device: the current step's limit and the
@@ -48,6 +49,7 @@ typedef struct cc_step_report_state {
     uint32_t min_limit_bits;
     int steps;
     int steps_over_limit;
+    int bodies_stopped; /* bodies whose step came out non-finite */
 } cc_step_report_state;
 
 /* The speculative arrests' bookkeeping (kernels/step/speculative.h): per
