@@ -181,9 +181,14 @@ cc_status cc_step(cc_solver* s, const cc_state* in, cc_state* out, const cc_cont
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: state_in and state_out are the same state; step from one state into another (ping-pong two states)", what);
     if (!(isfinite(dt) && dt > 0.0f && dt <= CC_STEP_DT_MAX))
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: dt %g must lie in (0, %g] s", what, (double)dt, (double)CC_STEP_DT_MAX);
-    if (contacts && (s->def.deterministic || s->view.sweeps > 0) && contacts->view.capacity > s->contact_capacity)
+    /* Per-row scratch is sized by the solver's capacity. */
+    if (contacts && (s->def.deterministic || s->view.sweeps > 0 || contacts->speculative) &&
+        contacts->view.capacity > s->contact_capacity)
         return cc_fail(CC_ERR_INVALID_CAPACITY, "%s: the contact buffer holds %d rows but the solver (%s) was created for %d; create it with the pipeline's rigid_contact_max", what,
-                       contacts->view.capacity, s->def.deterministic ? "deterministic" : "implicit, with coupling sweeps",
+                       contacts->view.capacity,
+                       s->def.deterministic ? "deterministic"
+                       : s->view.sweeps > 0 ? "implicit, with coupling sweeps"
+                                            : "stepping speculative rows",
                        s->contact_capacity);
     cc_status active = cc_model_activate(s->model);
     if (active != CC_OK) return active;

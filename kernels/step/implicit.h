@@ -8,12 +8,12 @@
  *   (M - dt sum_c J^T A_c J) dV = dt (F + sum_c J^T dt K_c u_c)
  *
  * with A_c = dt K_c + D_c (symmetric, <= 0) and J the map from V to the
- * contact point's velocity, on top of the torque-free turn
- * (kernels/step/gyroscopic.h), which the step takes first: linearised into
- * this system, the gyroscopic term gained energy at large |w| dt (a thin
- * plate spinning at 370 rad/s gained 7.5 times its energy in one step at
- * 1/240 s). A contact
- * between two moving bodies couples their systems. Each body solves its
+ * contact point's velocity; the body's angular velocity also changes by
+ * the torque-free turn (kernels/step/gyroscopic.h), kept outside this
+ * system: linearised into it, the gyroscopic term gained energy at large
+ * |w| dt (a thin plate spinning at 370 rad/s gained 7.5 times its energy
+ * in one step at 1/240 s). A contact between two moving bodies couples
+ * their systems. Each body solves its
  * own with the other body's velocity change held and the contact's matrix
  * scaled by alpha = 1 + w_other / w_own (w: inverse inertia along the
  * normal): for one contact between two bodies this is the exact implicit
@@ -241,8 +241,10 @@ CC_HD void cc_implicit_solve_thread(int b, const cc_step_view* v)
             a[(3 + k) * 6 + 4] = cc_v3_get(iw[1], k);
             a[(3 + k) * 6 + 5] = cc_v3_get(iw[2], k);
         }
-        /* The torque-free turn (kernels/step/gyroscopic.h) first; the
-         * system then finds the contacts' change on top of it. */
+        /* The torque-free turn (kernels/step/gyroscopic.h), which the
+         * integration adds to the contacts' change this system finds; the
+         * sweeps' coupling never sees it, so each contact's forces on its
+         * two bodies stay equal and opposite. */
         sys->turn = cc_v3(0.0f, 0.0f, 0.0f);
         if (v->gyroscopic) {
             cc_vec3 w_body = cc_q_rotate_inv(q, w);
@@ -285,7 +287,6 @@ CC_HD void cc_implicit_solve_thread(int b, const cc_step_view* v)
     if (sys->factored) cc_lu6_solve(sys->lu, sys->piv, x);
     else
         for (int k = 0; k < 6; ++k) x[k] = sys->rhs[k];
-    x[3] += sys->turn.x, x[4] += sys->turn.y, x[5] += sys->turn.z;
     for (int k = 0; k < CC_TWIST; ++k) dv[k] = x[k];
 }
 

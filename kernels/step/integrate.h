@@ -48,10 +48,11 @@ CC_HD void cc_integrate_body_thread(int b, const cc_step_view* v)
     float dt = v->dt;
     cc_vec3 lin, ang;
     if (v->integrator == 0 /* CC_INTEGRATOR_IMPLICIT */) {
-        /* The velocity change the implicit solve found (kernels/step/implicit.h). */
+        /* The velocity change the implicit solve found (kernels/step/
+         * implicit.h), and the torque-free turn beside it. */
         const float* dv = v->body_dv + (size_t)b * CC_TWIST;
         lin = cc_v3_add(v->linear_in[b], cc_v3(dv[0], dv[1], dv[2]));
-        ang = cc_v3_add(v->angular_in[b], cc_v3(dv[3], dv[4], dv[5]));
+        ang = cc_v3_add(cc_v3_add(v->angular_in[b], cc_v3(dv[3], dv[4], dv[5])), v->body_system[b].turn);
     } else {
         cc_vec3 acc = cc_v3_madd(v->model.gravity, v->body_force[b], m->inv_mass);
         lin = cc_v3_madd(v->linear_in[b], acc, dt);

@@ -39,7 +39,9 @@
  * - rows against different partners arrest at once, each with the body's
  *   inverse mass weighted by how many of its partners push along the
  *   row's direction: sum over partners p of min(1, sum_k |u_ik| R_pk), R_pk
- *   the largest |u_k| of p's rows (1 for the row's own partner). Two
+ *   the largest |u_k| of p's rows along the half axis u_ik points to (1
+ *   for the row's own partner; partners pushing the other way add nothing
+ *   to share). Two
  *   bullets striking a light plate side by side share its mass and add no
  *   energy; a plate below and a box beside a bullet push along orthogonal
  *   axes and each arrests in full.
@@ -121,7 +123,7 @@ CC_HD int cc_speculative_sweeps_meet(cc_shape_sweep a, cc_shape_sweep b, float d
 #define CC_SPEC_TOLERANCE 1.0e-6f /* [m] */
 #define CC_SPEC_LARGEST 0
 #define CC_SPEC_AXIS_SUMS 1
-#define CC_SPEC_AXIS_REACH 7
+#define CC_SPEC_AXIS_REACH 7 /* 6 words: the largest |u_k| per half axis */
 
 /* Speed in fixed point and back. */
 CC_HD long long cc_speculative_fixed(float speed)
@@ -157,7 +159,7 @@ CC_HD void cc_speculative_empty_slots(const cc_step_view* v, int b)
         unsigned long long* s = w + slot * CC_SPEC_SLOT_WORDS;
         for (int k = 0; k < CC_SPEC_SLOT_WORDS; ++k) s[k] = 0ull;
         s[CC_SPEC_LARGEST] = zero;
-        for (int k = 0; k < 3; ++k) s[CC_SPEC_AXIS_REACH + k] = zero;
+        for (int k = 0; k < 6; ++k) s[CC_SPEC_AXIS_REACH + k] = zero;
     }
 }
 
@@ -227,7 +229,7 @@ CC_HD void cc_speculative_add_loss(const cc_step_view* v, int b, int partner, cc
         float u = cc_v3_get(push, k);
         unsigned long long part = (unsigned long long)cc_speculative_fixed(loss * fabsf(u));
         cc_atomic_add_u64(&w[CC_SPEC_AXIS_SUMS + 2 * k + (u < 0.0f)], part);
-        cc_atomic_max_u64(&w[CC_SPEC_AXIS_REACH + k], (unsigned long long)cc_float_order_bits(fabsf(u)));
+        cc_atomic_max_u64(&w[CC_SPEC_AXIS_REACH + 2 * k + (u < 0.0f)], (unsigned long long)cc_float_order_bits(fabsf(u)));
     }
 }
 
@@ -247,7 +249,11 @@ CC_HD float cc_speculative_share(const cc_step_view* v, int b, int partner, cc_v
 }
 
 /* How many of body b's partners this round push it along `push`: the sum
- * over partners of min(1, sum_k |u_k| R_k), at least 1. */
+ * over partners of min(1, sum_k |u_k| R_k), R_k the partner's largest
+ * component along the half axis u_k points to, at least 1. Partners that
+ * push the other way are left out: an impulse from one only adds to what
+ * the other must take (a board between a bullet and the floor), never to
+ * what it is given twice. */
 CC_HD float cc_speculative_partner_weight(const cc_step_view* v, int b, cc_vec3 push)
 {
     const unsigned long long* w = &v->body_spec[(size_t)b * CC_SPEC_SLOTS * CC_SPEC_SLOT_WORDS];
@@ -256,8 +262,10 @@ CC_HD float cc_speculative_partner_weight(const cc_step_view* v, int b, cc_vec3 
         const unsigned long long* s = w + slot * CC_SPEC_SLOT_WORDS;
         if (s[CC_SPEC_LARGEST] <= (unsigned long long)cc_float_order_bits(0.0f)) continue;
         float along = 0.0f;
-        for (int k = 0; k < 3; ++k)
-            along += fabsf(cc_v3_get(push, k)) * cc_float_from_order_bits((uint32_t)s[CC_SPEC_AXIS_REACH + k]);
+        for (int k = 0; k < 3; ++k) {
+            float u = cc_v3_get(push, k);
+            along += fabsf(u) * cc_float_from_order_bits((uint32_t)s[CC_SPEC_AXIS_REACH + 2 * k + (u < 0.0f)]);
+        }
         weight += cc_minf(along, 1.0f);
     }
     return cc_maxf(weight, 1.0f);
@@ -275,7 +283,9 @@ CC_HD float cc_speculative_partner_weight(const cc_step_view* v, int b, cc_vec3 
 CC_HD float cc_speculative_impulse(const cc_step_view* v, int b0, int b1, int moves0, int moves1, cc_vec3 n, float loss)
 {
     float w = 0.0f, share = 1.0f, held0 = 0.0f, held1 = 0.0f;
-    if (moves0 && moves1) {
+    if (moves0 && moves1 && v->spec_round < CC_SPEC_ROUNDS - 1) {
+        /* (not in the last round: no round after it would take up the
+         * push into what holds the body) */
         held0 = cc_speculative_backing(v, b0, cc_v3_neg(n));
         held1 = cc_speculative_backing(v, b1, n);
         if (held0 > 0.0f && held1 > 0.0f) held0 = held1 = 0.0f; /* both held: their own masses */

@@ -57,10 +57,10 @@ typedef struct cc_step_report_state {
  * index modulo CC_SPEC_SLOTS - 1) of CC_SPEC_SLOT_WORDS words each: the
  * round's largest loss (cc_float_order_bits), its losses summed along each
  * axis direction (+x -x +y -y +z -z, fixed point) and the largest |u_k| of
- * its rows' directions (order bits); and the rounds that find the
+ * its rows' directions per half axis (order bits); and the rounds that find the
  * arresting impulses. */
 #define CC_SPEC_SLOTS 8
-#define CC_SPEC_SLOT_WORDS 10
+#define CC_SPEC_SLOT_WORDS 13
 #define CC_SPEC_ROUNDS 4
 /* Per body: the velocity change of the arrests so far (3 words, fixed
  * point), then what holds it from behind (6 half axes, order bits). */

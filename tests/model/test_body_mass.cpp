@@ -242,6 +242,37 @@ TEST(SolverInput, DeterministicSolverRejectsALargerContactBuffer)
     EXPECT_NE(message().find("rigid_contact_max"), std::string::npos) << message();
 }
 
+TEST(SolverInput, ASolverSteppingSpeculativeRowsRejectsALargerContactBuffer)
+{
+    // Speculative rows keep per-row scratch in the solver, so even the
+    // explicit step without sweeps needs the buffer's capacity; a plain
+    // buffer still steps with any solver.
+    Builder b = make_builder();
+    ASSERT_EQ(cc_builder_add_plane(b.get(), CC_BODY_WORLD, 0, 0, nullptr, nullptr), CC_OK);
+    int body = add_body(b.get(), {0, 0, 0.1f});
+    ASSERT_EQ(cc_builder_add_sphere(b.get(), body, 0.1f, nullptr, nullptr), CC_OK);
+    cc_pipeline_def pd = cc_default_pipeline_def();
+    pd.speculative_contact_gap_max = 1.0f;
+    Sim sim;
+    ASSERT_TRUE(sim.create(b.get(), cc_device_cpu(), cc_default_solver_def(), &pd));
+    cc_solver_def d = cc_default_solver_def();
+    d.integrator = CC_INTEGRATOR_EXPLICIT;
+    d.implicit_sweeps = 0;
+    cc_solver* s = nullptr;
+    ASSERT_EQ(cc_solver_create(sim.model.get(), &d, 1, &s), CC_OK);
+    Solver small(s);
+    EXPECT_EQ(cc_step(s, sim.state[0].get(), sim.state[1].get(), sim.contacts.get(), 0.01f, nullptr),
+              CC_ERR_INVALID_CAPACITY);
+    EXPECT_NE(message().find("speculative"), std::string::npos) << message();
+    Sim plain;
+    ASSERT_TRUE(plain.create(b.get(), cc_device_cpu(), cc_default_solver_def()));
+    cc_solver* t = nullptr;
+    ASSERT_EQ(cc_solver_create(plain.model.get(), &d, 1, &t), CC_OK);
+    Solver other(t);
+    EXPECT_EQ(cc_step(t, plain.state[0].get(), plain.state[1].get(), plain.contacts.get(), 0.01f, nullptr), CC_OK)
+        << message();
+}
+
 TEST(RestitutionHelpers, PublicCalibrationRoundTrips)
 {
     for (float e : {0.1f, 0.5f, 0.9f, 1.0f}) {
