@@ -138,7 +138,7 @@ int main(int argc, char** argv)
             only_surface = second == "mesh" ? ccfuzz::kMeshBox : (second == "heightfield" ? ccfuzz::kTiltedHeightfield : -1);
             only_b = only_surface >= 0 ? -1 : type_of(second.c_str());
             if (only_a < 0 || (only_b < 0 && only_surface < 0)) {
-                std::fprintf(stderr, "cucontact-fuzz: --route wants TYPE-TYPE (e.g. cylinder-cone, box-mesh, capsule-heightfield), not '%s'\n", v);
+                std::fprintf(stderr, "cucontact-fuzz: --route wants TYPE-TYPE with the table's type names (e.g. cylinder-cone, box-mesh, capsule-heightfield, \"sphere-convex hull\"), not '%s'\n", v);
                 return 2;
             }
             if (only_surface < 0 && only_a > only_b) std::swap(only_a, only_b);
