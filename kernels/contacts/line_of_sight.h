@@ -3,7 +3,8 @@
  * floor. Before its rows are written, the segment between the pair's two
  * surface witnesses at the pass's poses is tested against the other shapes
  * that could collide with both of its shapes; one that the segment meets
- * and that does not move hides the contact, which is dropped.
+ * hides the contact, which is dropped (a free body's shape only while the
+ * fast body has not sunk into it).
  *
  * The shapes tested are the candidates of the two shapes' broad-phase
  * pairs: whatever lies between a fast shape and what it strikes within
@@ -112,9 +113,12 @@ CC_HD float cc_point_core_distance(const cc_geom* shape, int type, cc_vec3 x, fl
  * both ends; a convex shape must come within its effective radius
  * (margins left out) of the segment less `trim` at each end, and must not
  * hold both ends (within `trim`): a shape both bodies rest on is beside
- * the contact, not between. */
+ * the contact, not between. A convex shape of a free body (`free`) must
+ * hold neither end: one that an end lies in (a fast body sunk into its
+ * side) pushes that body out sideways, not back, and the body goes on
+ * toward what lies behind. */
 CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform xf, cc_vec3 p, cc_vec3 q,
-                                     float trim)
+                                     float trim, int free)
 {
     const cc_shape_geometry* g = &m->shape_geom[s];
     if (cc_type_is_surface(g->type)) return cc_segment_hits_surface(m, s, xf, p, q, trim);
@@ -135,6 +139,7 @@ CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform
     int holds_p = cc_point_core_distance(&shape, g->type, p, clear) < clear;
     int holds_q = cc_point_core_distance(&shape, g->type, q, clear) < clear;
     if (holds_p && holds_q) return 0; /* what both rest on (a floor under a sliding box and a wall) */
+    if (free && (holds_p || holds_q)) return 0;
     cc_vec3 d = cc_v3_sub(q, p);
     float len = cc_v3_length(d);
     if (!(len > 2.0f * trim)) return 0;
@@ -161,11 +166,9 @@ CC_HD_CALL int cc_segment_hits_shape(const cc_model_view* m, int s, cc_transform
 /* Whether another shape hides the segment [p, q] between the surfaces of
  * shapes a and b: a candidate of either that the pair rules (all but the
  * static-static one) let collide with both, the shapes of a moving body of
- * a or b excepted (they move with it). Only what does not move hides: a
- * free body between them is pushed aside or turns the fast one away along
- * its surface, which can then reach what lay behind (a bullet glancing off
- * a box that rests on a plate); where it stops the fast body instead, the
- * step's arrest rounds let the nearer contact take the load. `trim`: how
+ * a or b excepted (they move with it). A free body's shape hides only
+ * while the fast body has not sunk into it (cc_segment_hits_shape): then
+ * it takes the blow and passes it on through its own contacts. `trim`: how
  * far from an end a shape counts as beside it rather than between. */
 CC_HD_CALL int cc_line_of_sight_blocked(const cc_model_view* m, const cc_speculation_view* s, const cc_pair* grouped,
                                         const int* next, int pair_count, const cc_transform* shape_pose, int a, int b,
@@ -179,10 +182,11 @@ CC_HD_CALL int cc_line_of_sight_blocked(const cc_model_view* m, const cc_specula
             int c = (e & 1) ? pr.a : pr.b;
             if (c == a || c == b) continue;
             int bc = m->shape_geom[c].body;
-            if (bc >= 0 && (bc == ba || bc == bb || (!m->body_static[bc] && m->body_mass[bc].inv_mass != 0.0f))) continue;
+            if (bc >= 0 && (bc == ba || bc == bb)) continue;
             if (!cc_pair_passes_rules_of_any_motion(m, c, a, 0) || !cc_pair_passes_rules_of_any_motion(m, c, b, 0))
                 continue;
-            if (cc_segment_hits_shape(m, c, shape_pose[c], p, q, trim)) return 1;
+            int free = bc >= 0 && !m->body_static[bc] && m->body_mass[bc].inv_mass != 0.0f;
+            if (cc_segment_hits_shape(m, c, shape_pose[c], p, q, trim, free)) return 1;
         }
     }
     return 0;
