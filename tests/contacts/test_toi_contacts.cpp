@@ -38,6 +38,16 @@ cc_speculation_stats stats_of(cc_pipeline* p)
     return s;
 }
 
+// A simulation of the TOI pipeline (e_max `gap_max`) whose passes look one
+// frame ahead; false (with a failure) when it cannot be made.
+bool create_toi(Sim& sim, const Builder& b, cc_device device, float gap_max = 2.0f)
+{
+    cc_pipeline_def pd = toi_def(gap_max);
+    if (!sim.create(b.get(), device, cc_default_solver_def(), &pd)) return false;
+    EXPECT_EQ(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt), CC_OK) << cc_last_error_message();
+    return true;
+}
+
 // The rows of the last pass (points at the current state).
 std::vector<cc_contact> rows_of(Sim& sim)
 {
@@ -47,6 +57,14 @@ std::vector<cc_contact> rows_of(Sim& sim)
               CC_OK);
     out.resize((size_t)std::min<int>(n, (int)out.size()));
     return out;
+}
+
+// How many rows of the last pass join shapes s and t (either order).
+int rows_between(Sim& sim, int s, int t)
+{
+    int n = 0;
+    for (const cc_contact& c : rows_of(sim)) n += (c.shape0 == s && c.shape1 == t) || (c.shape0 == t && c.shape1 == s);
+    return n;
 }
 
 // A 1 cm sphere 1 m above the top of a 1 cm plate (1 m square) on a static
@@ -184,9 +202,7 @@ TEST_P(Toi, TheLineOfSightHidesTheFloorUnderATable)
         int body = add_body(b.get(), {x, 0.0f, 1.2f});
         CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.05f, 0.05f, 0.05f}, &def, &box));
         Sim sim;
-        cc_pipeline_def pd = toi_def();
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+        ASSERT_TRUE(create_toi(sim, b, device()));
         sim.set_velocity(body, {0, 0, -80});
         CC_ASSERT_OK(cc_collide(sim.pipeline.get(), sim.now(), sim.contacts.get(), nullptr));
         std::vector<cc_contact> rows = rows_of(sim);
@@ -232,18 +248,11 @@ TEST_P(Toi, AFreeBodyHidesOnlyUntilTheFastBodySinksIntoIt)
         int body = add_body(b.get(), at);
         CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.05f, 0.05f, 0.05f}, &def, nullptr));
         Sim sim;
-        cc_pipeline_def pd = toi_def();
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+        ASSERT_TRUE(create_toi(sim, b, device()));
         sim.set_velocity(body, {0, 0, -80});
         CC_ASSERT_OK(cc_collide(sim.pipeline.get(), sim.now(), sim.contacts.get(), nullptr));
-        int with_board = 0, with_floor = 0;
-        for (const cc_contact& c : rows_of(sim)) {
-            bool box_row = c.shape0 == 2 || c.shape1 == 2;
-            with_board += box_row && (c.shape0 == board || c.shape1 == board);
-            with_floor += box_row && (c.shape0 == floor || c.shape1 == floor);
-        }
-        EXPECT_GT(with_board, 0);
+        int with_floor = rows_between(sim, 2, floor);
+        EXPECT_GT(rows_between(sim, 2, board), 0);
         if (sunk > 0.0f) {
             EXPECT_EQ(with_floor, 4) << "the floor behind a body the box is inside";
         } else {
@@ -301,9 +310,7 @@ TEST_P(Toi, PlanesAwayFromTheOriginAreSweptWhereTheyAre)
         int side = add_body(b.get(), {4.6f + h, 0.0f, h + 3.0f});
         CC_ASSERT_OK(cc_builder_add_sphere(b.get(), side, 0.1f, &d, nullptr));
         Sim sim;
-        cc_pipeline_def pd = toi_def(1.0f);
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+        ASSERT_TRUE(create_toi(sim, b, device(), 1.0f));
         sim.set_velocity(down, {0, 0, -30});
         sim.set_velocity(side, {30, 0, 0});
         ASSERT_TRUE(sim.run(1, kFrameDt));
@@ -332,9 +339,7 @@ TEST_P(Toi, BodiesShotAtAWallWithoutGapsNeverPassIt)
         if (k % 2) CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.05f, 0.04f, 0.03f}, &d, nullptr));
         else CC_ASSERT_OK(cc_builder_add_sphere(b.get(), body, 0.05f, &d, nullptr));
         Sim sim;
-        cc_pipeline_def pd = toi_def(2.0f);
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+        ASSERT_TRUE(create_toi(sim, b, device()));
         sim.set_velocity(body, {speed, 0, 0});
         for (int step = 0; step < 12; ++step) {
             ASSERT_TRUE(sim.run(1, kFrameDt));
@@ -363,9 +368,7 @@ TEST_P(Toi, ShapesBesideTheContactHideNothing)
         int box = add_body(b.get(), {0.8f, 0.0f, 0.1f - sunk});
         CC_ASSERT_OK(cc_builder_add_box(b.get(), box, {0.1f, 0.1f, 0.1f}, &def, nullptr));
         Sim sim;
-        cc_pipeline_def pd = toi_def(2.0f);
-        ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-        CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+        ASSERT_TRUE(create_toi(sim, b, device()));
         sim.set_velocity(box, {60, 0, 0});
         CC_ASSERT_OK(cc_collide(sim.pipeline.get(), sim.now(), sim.contacts.get(), nullptr));
         int with_wall = 0;
@@ -384,9 +387,7 @@ TEST_P(Toi, ShapesBesideTheContactHideNothing)
     int ball = add_body(b.get(), {0.0f, 0.0f, 1.0f});
     CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.01f, &def, nullptr));
     Sim sim;
-    cc_pipeline_def pd = toi_def(2.0f);
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-    CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+    ASSERT_TRUE(create_toi(sim, b, device()));
     sim.set_velocity(ball, {0, 0, -80});
     ASSERT_TRUE(sim.run(30, kFrameDt));
     EXPECT_EQ(stats_of(sim.pipeline.get()).occluded_pairs, 0);
@@ -411,19 +412,11 @@ TEST_P(Toi, AThickTableHidesTheBoxOnItFromBelow)
     int ball = add_body(b.get(), {0.02f, 0.0f, 0.0f});
     CC_ASSERT_OK(cc_builder_add_sphere(b.get(), ball, 0.02f, &def, nullptr));
     Sim sim;
-    cc_pipeline_def pd = toi_def();
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-    CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+    ASSERT_TRUE(create_toi(sim, b, device()));
     sim.set_velocity(ball, {0, 0, 60});
     CC_ASSERT_OK(cc_collide(sim.pipeline.get(), sim.now(), sim.contacts.get(), nullptr));
-    int with_table = 0, with_box = 0;
-    for (const cc_contact& c : rows_of(sim)) {
-        bool ball_row = c.shape0 == 2 || c.shape1 == 2;
-        with_table += ball_row && (c.shape0 == table || c.shape1 == table);
-        with_box += ball_row && (c.shape0 == box || c.shape1 == box);
-    }
-    EXPECT_EQ(with_table, 1);
-    EXPECT_EQ(with_box, 0);
+    EXPECT_EQ(rows_between(sim, 2, table), 1);
+    EXPECT_EQ(rows_between(sim, 2, box), 0);
     EXPECT_EQ(stats_of(sim.pipeline.get()).occluded_pairs, 1);
 }
 
@@ -447,9 +440,7 @@ TEST_P(Toi, OnlyShapesThatCouldCollideWithBothHide)
     boxdef.collision_affinity_bits = 1u;
     CC_ASSERT_OK(cc_builder_add_box(b.get(), body, {0.05f, 0.05f, 0.05f}, &boxdef, nullptr));
     Sim sim;
-    cc_pipeline_def pd = toi_def();
-    ASSERT_TRUE(sim.create(b.get(), device(), cc_default_solver_def(), &pd));
-    CC_ASSERT_OK(cc_pipeline_set_collision_dt(sim.pipeline.get(), kFrameDt));
+    ASSERT_TRUE(create_toi(sim, b, device()));
     sim.set_velocity(body, {0, 0, -80});
     CC_ASSERT_OK(cc_collide(sim.pipeline.get(), sim.now(), sim.contacts.get(), nullptr));
     int with_floor = 0;
