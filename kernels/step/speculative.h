@@ -125,7 +125,7 @@ CC_HD int cc_speculative_sweeps_meet(cc_shape_sweep a, cc_shape_sweep b, float d
 #define CC_SPEC_AXIS_SUMS 1
 #define CC_SPEC_AXIS_REACH 7 /* 6 words: the largest |u_k| per half axis */
 
-/* Speed in fixed point and back. */
+/* A speed [m/s] in fixed point (2^-20 m/s), clamped to 1e5 m/s, NaN as 0. */
 CC_HD long long cc_speculative_fixed(float speed)
 {
     float s = speed == speed ? cc_clampf(speed, -CC_SPEC_LOSS_MAX, CC_SPEC_LOSS_MAX) : 0.0f;
