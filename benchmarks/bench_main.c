@@ -92,15 +92,16 @@ static void usage(FILE* f)
 {
     fprintf(f,
             "usage: cucontact-bench [options]\n"
-            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain, sphere-mesh, settle, bullets\n"
+            "  --scene NAME[,NAME]   spheres, pile, sap, convex, mesh, terrain, sphere-mesh, sdf,\n"
+            "                        sdf-bvh, settle, bullets\n"
             "                        or all (default all)\n"
             "  --device cpu|cuda[:N] backend (default cpu)\n"
             "  --worlds W[,W...]     worlds per scene; a list prints a scaling table\n"
-            "                        (default 64; sap: 1, mesh: 8, terrain: 32, sphere-mesh: 256, settle: 16,\n"
-            "                        bullets: 64)\n"
+            "                        (default 64; sap: 1, mesh: 8, terrain: 32, sphere-mesh: 256, sdf: 16,\n"
+            "                        settle: 16, bullets: 64)\n"
             "  --shapes N[,N...]     shapes per world (default spheres 64, pile and convex 200, sap 10000,\n"
             "                        terrain and sphere-mesh 16; mesh: 16 primitives on its wavy tile besides its 5 meshes\n"
-            "                        and 3 primitives; settle 40 bodies; bullets 12 bodies)\n"
+            "                        and 3 primitives; sdf 9 meshes in the bin; settle 40 bodies; bullets 12 bodies)\n"
             "  --threads T[,T...]    CPU threads per run (CUCONTACT_CPU_THREADS); a list prints each count's\n"
             "                        speed-up over the first (default: the variable, else every processor)\n"
             "  --broad-phase B       auto, nxn, sap or explicit (default auto)\n"
@@ -168,7 +169,7 @@ static int parse_options(int argc, char** argv, options* o)
             snprintf(buf, sizeof buf, "%s", v);
             for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
                 if (o->scene_count == SCENE_COUNT || !scene_from_name(tok, &o->scenes[o->scene_count])) {
-                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, convex, mesh, terrain, sphere-mesh, all)\n", tok);
+                    fprintf(stderr, "cucontact-bench: unknown scene '%s' (spheres, pile, sap, convex, mesh, terrain, sphere-mesh, sdf, sdf-bvh, settle, bullets, all)\n", tok);
                     return 0;
                 }
                 o->scene_count++;
@@ -272,6 +273,8 @@ static int default_shapes(bench_scene s)
     case SCENE_MESH: return 16;
     case SCENE_TERRAIN:
     case SCENE_SPHERE_MESH: return 16;
+    case SCENE_SDF:
+    case SCENE_SDF_BVH: return 9;
     case SCENE_SETTLE: return 40;
     case SCENE_BULLETS: return 12;
     default: return 10000;
@@ -284,6 +287,8 @@ static int default_worlds(bench_scene s)
     case SCENE_MESH: return 8;
     case SCENE_TERRAIN: return 32;
     case SCENE_SPHERE_MESH: return 256;
+    case SCENE_SDF:
+    case SCENE_SDF_BVH: return 16;
     case SCENE_SETTLE: return 16;
     default: return 64;
     }

@@ -33,6 +33,15 @@
  *   each world at spots of its own, so that the narrow phase per sphere is
  *   the cost of one sphere query against a 20,000-triangle mesh, BVH
  *   traversal included, over the whole tile rather than a few cached spots.
+ * sdf: W worlds of a static mesh bin (a square cup, walls 5 cm thick)
+ *   with N cells of 0.3 m on its floor: in even cells a box mesh (1728
+ *   triangles) carrying a mesh, in odd ones a mesh on the floor, each a
+ *   millimetre deep in what it stands on; the meshes cycle through a
+ *   torus (3072 triangles), a round cup, a gear and a sphere (2208).
+ *   Every mesh, the bin's included, has an SDF (max_resolution 64), built
+ *   once for the template; the build time and bytes of each are printed
+ *   once. sdf-bvh: the same scene without SDFs (the BVH vertex route), for
+ *   the comparison.
  * bullets: W worlds, each a 1 cm plate (0.3 m square, top at 1 m) over a
  *   1 cm table (1 m square, top at 0.5 m) over the ground, and N small
  *   bodies (1 cm spheres, 5 mm capsules, 4 mm thick boxes) above them, half
@@ -40,18 +49,25 @@
  *   its own (16 lanes over each; beyond 32 bodies, bodies share lanes);
  *   bullets.c shoots them down at 20-100 m/s.
  */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include "benchmarks/scenes.h"
+#include "benchmarks/scene_meshes.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap", "convex", "mesh", "terrain", "sphere-mesh", "settle",
+static const char* names[SCENE_COUNT] = {"spheres", "pile", "sap", "convex", "mesh", "terrain", "sphere-mesh", "sdf", "sdf-bvh", "settle",
                                              "bullets"};
 
 const char* scene_name(bench_scene s) { return names[s]; }
 
-int scene_has_surfaces(bench_scene s) { return s == SCENE_MESH || s == SCENE_TERRAIN || s == SCENE_SPHERE_MESH; }
+int scene_has_surfaces(bench_scene s)
+{
+    return s == SCENE_MESH || s == SCENE_TERRAIN || s == SCENE_SPHERE_MESH || s == SCENE_SDF || s == SCENE_SDF_BVH;
+}
 
 int scene_from_name(const char* name, bench_scene* out)
 {
@@ -384,151 +400,6 @@ static cc_status build_bullets(const scene_params* p, cc_builder* b)
 
 /* ---- meshes ---------------------------------------------------------------- */
 
-typedef struct host_mesh {
-    cc_vec3* v;
-    int* t;
-    int nv, nt;
-} host_mesh;
-
-static int mesh_alloc(host_mesh* m, int nv, int nt)
-{
-    m->v = (cc_vec3*)malloc(sizeof(cc_vec3) * (size_t)nv);
-    m->t = (int*)malloc(sizeof(int) * 3 * (size_t)nt);
-    m->nv = m->nt = 0;
-    return m->v && m->t;
-}
-
-static void mesh_free(host_mesh* m)
-{
-    free(m->v);
-    free(m->t);
-    memset(m, 0, sizeof *m);
-}
-
-static void mesh_tri(host_mesh* m, int a, int b, int c)
-{
-    m->t[3 * m->nt] = a;
-    m->t[3 * m->nt + 1] = b;
-    m->t[3 * m->nt + 2] = c;
-    m->nt++;
-}
-
-static cc_status mesh_store(cc_builder* b, host_mesh* m, int* out)
-{
-    cc_status s = cc_builder_add_mesh_data(b, m->v, m->nv, m->t, m->nt, out);
-    mesh_free(m);
-    return s;
-}
-
-/* A unit UV sphere of `slices` around z and `stacks` from pole to pole with
- * single pole vertices: 2 * slices * (stacks - 1) triangles. Every quad of
- * two rings is an isosceles trapezoid (its corners lie on a circle), so the
- * surface is exactly convex whichever diagonal splits it. */
-static cc_status add_uv_sphere(cc_builder* b, int slices, int stacks, int* out)
-{
-    host_mesh m = {0};
-    if (!mesh_alloc(&m, 2 + slices * (stacks - 1), 2 * slices * (stacks - 1))) {
-        mesh_free(&m);
-        return CC_ERR_OUT_OF_MEMORY;
-    }
-    const float pi = 3.14159265358979f;
-    m.v[m.nv++] = (cc_vec3){0.0f, 0.0f, 1.0f};
-    for (int k = 1; k < stacks; ++k) {
-        float th = pi * (float)k / (float)stacks;
-        for (int j = 0; j < slices; ++j) {
-            float ph = 2.0f * pi * (float)j / (float)slices;
-            m.v[m.nv++] = (cc_vec3){sinf(th) * cosf(ph), sinf(th) * sinf(ph), cosf(th)};
-        }
-    }
-    int south = m.nv;
-    m.v[m.nv++] = (cc_vec3){0.0f, 0.0f, -1.0f};
-#define RING(k, j) (1 + ((k) - 1) * slices + ((j) % slices))
-    for (int j = 0; j < slices; ++j) mesh_tri(&m, 0, RING(1, j), RING(1, j + 1));
-    for (int k = 1; k + 1 < stacks; ++k)
-        for (int j = 0; j < slices; ++j) {
-            mesh_tri(&m, RING(k, j), RING(k + 1, j), RING(k + 1, j + 1));
-            mesh_tri(&m, RING(k, j), RING(k + 1, j + 1), RING(k, j + 1));
-        }
-    for (int j = 0; j < slices; ++j) mesh_tri(&m, RING(stacks - 1, j), south, RING(stacks - 1, j + 1));
-#undef RING
-    return mesh_store(b, &m, out);
-}
-
-/* A torus around z, tube radius `minor` about a circle of radius `major`:
- * 2 * nu * nv triangles. Minor ring nv * 3/4 is the tube's lowest line. */
-static cc_status add_torus(cc_builder* b, float major, float minor, int nu, int nv, int* out)
-{
-    host_mesh m = {0};
-    if (!mesh_alloc(&m, nu * nv, 2 * nu * nv)) {
-        mesh_free(&m);
-        return CC_ERR_OUT_OF_MEMORY;
-    }
-    const float pi = 3.14159265358979f;
-    for (int i = 0; i < nu; ++i) {
-        float u = 2.0f * pi * (float)i / (float)nu;
-        for (int j = 0; j < nv; ++j) {
-            float w = 2.0f * pi * (float)j / (float)nv;
-            float rr = major + minor * cosf(w);
-            m.v[m.nv++] = (cc_vec3){rr * cosf(u), rr * sinf(u), minor * sinf(w)};
-        }
-    }
-#define TV(i, j) (((i) % nu) * nv + ((j) % nv))
-    /* d/du x d/dv points outwards, so (i,j) (i+1,j) (i+1,j+1) runs counter-clockwise. */
-    for (int i = 0; i < nu; ++i)
-        for (int j = 0; j < nv; ++j) {
-            mesh_tri(&m, TV(i, j), TV(i + 1, j), TV(i + 1, j + 1));
-            mesh_tri(&m, TV(i, j), TV(i + 1, j + 1), TV(i, j + 1));
-        }
-#undef TV
-    return mesh_store(b, &m, out);
-}
-
-/* The closed surface of the cube [-1, 1]^3, each face split into n x n
- * cells of two triangles (12 n^2 triangles), vertices shared along edges. */
-static cc_status add_box_mesh(cc_builder* b, int n, int* out)
-{
-    int side = n + 1;
-    int* index = (int*)malloc(sizeof(int) * (size_t)side * side * side);
-    host_mesh m = {0};
-    if (!index || !mesh_alloc(&m, 6 * side * side, 12 * n * n)) {
-        free(index);
-        mesh_free(&m);
-        return CC_ERR_OUT_OF_MEMORY;
-    }
-    for (int i = 0; i < side * side * side; ++i) index[i] = -1;
-    for (int a = 0; a < 3; ++a)
-        for (int s = 0; s <= n; s += n) {
-            int u = (a + 1) % 3, v = (a + 2) % 3;
-            int c[4];
-            for (int iu = 0; iu < n; ++iu)
-                for (int iv = 0; iv < n; ++iv) {
-                    for (int k = 0; k < 4; ++k) {
-                        int g[3];
-                        g[a] = s;
-                        g[u] = iu + (k == 1 || k == 2);
-                        g[v] = iv + (k >= 2);
-                        int* slot = &index[(g[0] * side + g[1]) * side + g[2]];
-                        if (*slot < 0) {
-                            *slot = m.nv;
-                            m.v[m.nv++] = (cc_vec3){2.0f * g[0] / n - 1.0f, 2.0f * g[1] / n - 1.0f,
-                                                    2.0f * g[2] / n - 1.0f};
-                        }
-                        c[k] = *slot;
-                    }
-                    /* e_u x e_v = e_a: counter-clockwise seen from +a. */
-                    if (s == n) {
-                        mesh_tri(&m, c[0], c[1], c[2]);
-                        mesh_tri(&m, c[0], c[2], c[3]);
-                    } else {
-                        mesh_tri(&m, c[0], c[2], c[1]);
-                        mesh_tri(&m, c[0], c[3], c[2]);
-                    }
-                }
-        }
-    free(index);
-    return mesh_store(b, &m, out);
-}
-
 /* The wavy tile's surface in its frame: a 1 m square, egg-crate waves of
  * 3 cm amplitude and 0.5 m wavelength. */
 #define TILE_AMP 0.03f
@@ -545,8 +416,8 @@ static float tile_height(float x, float y, float* gx, float* gy)
 static cc_status add_wavy_tile(cc_builder* b, int n, int* out)
 {
     host_mesh m = {0};
-    if (!mesh_alloc(&m, (n + 1) * (n + 1), 2 * n * n)) {
-        mesh_free(&m);
+    if (!scene_mesh_alloc(&m, (n + 1) * (n + 1), 2 * n * n)) {
+        scene_mesh_free(&m);
         return CC_ERR_OUT_OF_MEMORY;
     }
     for (int j = 0; j <= n; ++j)
@@ -557,10 +428,10 @@ static cc_status add_wavy_tile(cc_builder* b, int n, int* out)
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
             int c0 = j * (n + 1) + i, c1 = c0 + 1, c2 = c0 + n + 2, c3 = c0 + n + 1;
-            mesh_tri(&m, c0, c1, c2);
-            mesh_tri(&m, c0, c2, c3);
+            scene_mesh_tri(&m, c0, c1, c2);
+            scene_mesh_tri(&m, c0, c2, c3);
         }
-    return mesh_store(b, &m, out);
+    return scene_mesh_store(b, &m, out);
 }
 
 static cc_quat quat_mul(cc_quat a, cc_quat b)
@@ -608,9 +479,9 @@ static cc_status build_mesh(const scene_params* p, cc_builder* b)
     cc_builder_def bd = cc_default_builder_def();
     CHECK(cc_builder_create(&bd, &env));
     int sphere_mesh = -1, torus_mesh = -1, box_mesh = -1, tile_mesh = -1, body;
-    cc_status s = add_uv_sphere(env, 64, 40, &sphere_mesh);
-    if (s == CC_OK) s = add_torus(env, torus_R, torus_r, 128, 32, &torus_mesh);
-    if (s == CC_OK) s = add_box_mesh(env, 12, &box_mesh);
+    cc_status s = scene_add_uv_sphere(env, 64, 40, &sphere_mesh);
+    if (s == CC_OK) s = scene_add_torus(env, torus_R, torus_r, 128, 32, &torus_mesh);
+    if (s == CC_OK) s = scene_add_box_mesh(env, 12, &box_mesh);
     if (s == CC_OK) s = add_wavy_tile(env, 100, &tile_mesh);
     scene_rng rng = {p->seed ? p->seed : 9001u};
     cc_shape_def d = shape_def(p);
@@ -786,6 +657,91 @@ static cc_status build_terrain(const scene_params* p, cc_builder* b)
     return s;
 }
 
+/* ---- SDFs ------------------------------------------------------------------ */
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Builds the SDF of mesh `mesh` and, the first time `report` asks, prints
+ * what it cost. */
+static cc_status sdf_of(cc_builder* b, int mesh, cc_vec3 scale, const char* name, int report)
+{
+    cc_sdf_def d = cc_default_sdf_def();
+    d.scale = scale;
+    int sdf = -1, vertices = 0, triangles = 0;
+    double t0 = seconds_now();
+    cc_status s = cc_builder_build_mesh_sdf(b, mesh, &d, &sdf);
+    double ms = 1e3 * (seconds_now() - t0);
+    cc_sdf_info info;
+    if (s == CC_OK) s = cc_builder_get_sdf_info(b, sdf, &info);
+    if (s == CC_OK && report) {
+        cc_builder_get_mesh_info(b, mesh, &vertices, &triangles);
+        printf("sdf %-8s %6d triangles  lattice %3d x %3d x %3d  voxel %6.2f mm  %4d of %5d bricks stored  %6.1f KiB  "
+               "%4d edges  built in %7.1f ms\n",
+               name, triangles, info.samples[0], info.samples[1], info.samples[2], 1e3 * info.voxel_size,
+               info.stored_bricks, info.bricks, (double)info.device_bytes / 1024.0, info.edges, ms);
+    }
+    return s;
+}
+
+static cc_status build_sdf_scene(const scene_params* p, cc_builder* b, int with_sdf)
+{
+    static int reported = 0;
+    int report = with_sdf && !reported;
+    reported |= with_sdf;
+    const float cell = 0.3f, wall = 0.05f, floor_z = 0.05f, depth = 0.001f;
+    int side = grid_side(p->shapes);
+    float half = 0.5f * cell * (float)side + wall; /* the bin's outer half width */
+    cc_builder* env;
+    cc_builder_def bd = cc_default_builder_def();
+    CHECK(cc_builder_create(&bd, &env));
+    int bin = -1, torus = -1, cup = -1, gear = -1, sphere = -1, box = -1, body;
+    /* A square cup's circumradius is its half width times sqrt(2). */
+    cc_status s = scene_add_cup(env, 4, half * 1.41421356f, (half - wall) * 1.41421356f, 0.3f, floor_z, &bin);
+    if (s == CC_OK) s = scene_add_torus(env, 0.09f, 0.035f, 64, 24, &torus);
+    if (s == CC_OK) s = scene_add_cup(env, 32, 0.09f, 0.075f, 0.14f, 0.015f, &cup);
+    if (s == CC_OK) s = scene_add_gear(env, 12, 0.09f, 0.115f, 0.025f, &gear);
+    if (s == CC_OK) s = scene_add_uv_sphere(env, 48, 24, &sphere);
+    if (s == CC_OK) s = scene_add_box_mesh(env, 12, &box);
+    const cc_vec3 unit = {1.0f, 1.0f, 1.0f}, ball = {0.1f, 0.1f, 0.1f}, cube = {0.08f, 0.08f, 0.08f};
+    if (with_sdf) {
+        const char* label[6] = {"bin", "torus", "cup", "gear", "sphere", "box"};
+        int meshes[6] = {bin, torus, cup, gear, sphere, box};
+        cc_vec3 scales[6] = {unit, unit, unit, unit, ball, cube};
+        for (int i = 0; i < 6 && s == CC_OK; ++i) s = sdf_of(env, meshes[i], scales[i], label[i], report);
+    }
+    scene_rng rng = {p->seed ? p->seed : 4242u};
+    cc_shape_def d = shape_def(p);
+    cc_quat id = {0, 0, 0, 1};
+    if (s == CC_OK) s = cc_builder_add_mesh(env, CC_BODY_WORLD, bin, unit, &d, NULL);
+    /* Each object's lowest point rests `depth` into what it stands on:
+     * even cells a box on the floor with an object on top, odd ones an
+     * object on the floor. */
+    for (int i = 0; i < p->shapes && s == CC_OK; ++i) {
+        float x = ((float)(i % side) + 0.5f) * cell - 0.5f * cell * (float)side;
+        float y = ((float)(i / side) + 0.5f) * cell - 0.5f * cell * (float)side;
+        x += scene_rng_uniform(&rng, -0.01f, 0.01f);
+        float base = floor_z;
+        if (i % 2 == 0) {
+            s = dynamic_body(env, (cc_vec3){x, y, base + 0.08f - depth}, id, &body);
+            if (s == CC_OK) s = cc_builder_add_mesh(env, body, box, cube, &d, NULL);
+            base += 0.16f - depth;
+        }
+        int kind = (i / 2) % 4, mesh = kind == 0 ? torus : kind == 1 ? cup : kind == 2 ? gear : sphere;
+        float lift = kind == 0 ? 0.035f : kind == 1 ? 0.0f : kind == 2 ? 0.025f : 0.1f;
+        cc_vec3 scale = kind == 3 ? ball : unit;
+        if (s == CC_OK) s = dynamic_body(env, (cc_vec3){x, y + 0.01f, base + lift - depth}, id, &body);
+        if (s == CC_OK) s = cc_builder_add_mesh(env, body, mesh, scale, &d, NULL);
+    }
+    if (s == CC_OK) s = cc_builder_replicate(b, env, p->worlds, NULL);
+    cc_builder_destroy(env);
+    return s;
+}
+
 cc_status scene_build(bench_scene s, const scene_params* p, cc_builder* b)
 {
     switch (s) {
@@ -796,6 +752,8 @@ cc_status scene_build(bench_scene s, const scene_params* p, cc_builder* b)
     case SCENE_MESH: return build_mesh(p, b);
     case SCENE_TERRAIN: return build_terrain(p, b);
     case SCENE_SPHERE_MESH: return build_sphere_mesh(p, b);
+    case SCENE_SDF: return build_sdf_scene(p, b, 1);
+    case SCENE_SDF_BVH: return build_sdf_scene(p, b, 0);
     case SCENE_SETTLE: return build_settle(p, b);
     case SCENE_BULLETS: return build_bullets(p, b);
     default: return CC_ERR_INVALID_ARGUMENT;

@@ -16,6 +16,8 @@ typedef enum bench_scene {
     SCENE_MESH,
     SCENE_TERRAIN,
     SCENE_SPHERE_MESH,
+    SCENE_SDF,     /* non-convex meshes in a mesh bin, through SDFs */
+    SCENE_SDF_BVH, /* the same without SDFs: the BVH vertex route */
     SCENE_SETTLE, /* a mixed pile dropped on the ground, stepped (settle.c) */
     SCENE_BULLETS, /* small fast bodies shot at a thin plate and a thin table, stepped (bullets.c) */
     SCENE_COUNT

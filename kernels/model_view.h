@@ -10,6 +10,7 @@
 #include "kernels/math/transform.h"
 #include "kernels/mesh/bvh.h"
 #include "kernels/shapes/mesh.h"
+#include "kernels/shapes/sdf.h"
 #include "cucontact/material.h"
 
 /* Bits of the shape `flags` column. */
@@ -65,7 +66,8 @@ typedef struct cc_body_mass {
     X(cc_material, shape_material, "(nshape) penalty-model material")                 \
     X(cc_compliant_params, shape_compliant, "(nshape) compliant-model parameters")    \
     X(float, shape_point_area, "(nshape) area a point contact on the shape stands for [m^2]; 3.4e38 for planes and heightfields") \
-    X(float, shape_bounds_pad, "(nshape) growth of the shape's bounds: margin + gap, or half a contact pair's margin + gap when larger [m]")
+    X(float, shape_bounds_pad, "(nshape) growth of the shape's bounds: margin + gap, or half a contact pair's margin + gap when larger [m]") \
+    X(int, shape_sdf, "(nshape) the SDF a mesh shape collides through (its mesh at its size), or -1")
 
 #define CC_BODY_COLUMNS(X)                                                           \
     X(int, body_world, "(nbody) world index, -1 for global bodies")                 \
@@ -88,6 +90,13 @@ typedef struct cc_body_mass {
     X(int, bvh_prims, "BVH leaf slots: triangles relative to the mesh, parallel to mesh_triangles") \
     X(unsigned, mesh_triangle_flags, "open and flat edges of each triangle (mesh/triangle.h)") \
     X(cc_mesh_triangle, mesh_triangle_adjacent, "per edge the neighbour triangle (relative to the mesh), -1 when open") \
+    X(cc_mesh_edge, mesh_edges, "the edges SDF contacts query, absolute into mesh_vertices") \
+    X(cc_feature_ball, mesh_feature_balls, "balls around each mesh's feature chunks (shapes/mesh.h)") \
+    X(int, mesh_feature_order, "each mesh's features (vertices, then edges) along a Morton curve") \
+    X(cc_sdf_desc, sdfs, "signed distance fields: lattices and ranges into the pools below") \
+    X(int, sdf_table, "per brick: its stored block, CC_SDF_OUTSIDE or CC_SDF_INSIDE") \
+    X(unsigned short, sdf_values, "16-bit samples of the stored bricks") \
+    X(float, sdf_coarse, "exact signed distances at the brick corners [m]") \
     X(cc_hfield_desc, hfields, "heightfields: ranges into hfield_samples")          \
     X(float, hfield_samples, "heightfield samples, row-major, unscaled") \
     X(uint64_t, contact_pair_keys, "sorted keys (min_shape << 32 | max_shape) of the contact pairs") \
@@ -132,6 +141,19 @@ CC_HD int cc_pair_key_row(const uint64_t* keys, int count, uint64_t key)
         else hi = mid;
     }
     return -1;
+}
+
+/* The SDF a shape collides through, resolved from the pools (d NULL when
+ * it has none). */
+CC_HD cc_sdf_ref cc_sdf_ref_of(const cc_model_view* m, int shape)
+{
+    cc_sdf_ref r;
+    int i = m->shape_sdf[shape];
+    r.d = i >= 0 ? &m->sdfs[i] : 0;
+    r.table = i >= 0 ? m->sdf_table + r.d->table_first : 0;
+    r.values = i >= 0 ? m->sdf_values + (size_t)r.d->value_first : 0;
+    r.coarse = i >= 0 ? m->sdf_coarse + r.d->coarse_first : 0;
+    return r;
 }
 
 /* The hull a shape uses, resolved from the model's pools. */

@@ -4,10 +4,11 @@
 # The CUDA toolkit is optional (the CPU backend is a full library); when
 # nvcc is on PATH or in /usr/local/cuda the CUDA backend is built too.
 # clang builds the loaders' fuzz targets (scripts/fuzz-loaders.sh).
+# OpenVDB (with boost's headers) builds mesh SDFs; without it the rest works.
 set -euo pipefail
 
 packages=(cmake make gcc g++ pkg-config libgtest-dev googletest libqhull-dev libexpat1-dev libpng-dev
-          libtinyobjloader-dev clang)
+          libtinyobjloader-dev clang libopenvdb-dev libboost-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,7 +6,6 @@
 #include "host/model/builder_internal.h"
 #include "host/geometry/mesh_topology.h"
 
-#define CC_DEF_COOKIE 0x63635f64 /* marks defs made by their cc_default_* function */
 
 cc_builder_def cc_default_builder_def(void)
 {
@@ -60,6 +59,7 @@ static void mesh_data_free(cc_mesh_data* m)
     cc_host_free(m->vertices);
     cc_host_free(m->triangles);
     cc_host_free(m->label);
+    cc_host_free(m->edges);
     memset(m, 0, sizeof *m);
 }
 
@@ -116,6 +116,8 @@ void cc_builder_destroy(cc_builder* b)
     cc_host_free(b->meshes);
     for (int i = 0; i < b->hfield_count; ++i) cc_host_free(b->hfields[i].heights);
     cc_host_free(b->hfields);
+    for (int i = 0; i < b->sdf_count; ++i) cc_sdf_data_free(&b->sdfs[i].data);
+    cc_host_free(b->sdfs);
     for (int i = 0; i < b->name_count; ++i) cc_host_free(b->names[i]);
     cc_host_free(b->names);
     cc_host_free(b->blocks);
@@ -865,10 +867,12 @@ static int copy_mesh(const cc_mesh_data* src, cc_mesh_data* dst)
     dst->vertices = (cc_vec3*)cc_host_alloc(sizeof(cc_vec3) * (size_t)src->vertex_count);
     dst->triangles = (int*)cc_host_alloc(sizeof(int) * 3 * (size_t)src->triangle_count);
     dst->label = src->label ? copy_text(src->label) : NULL;
-    if (!dst->vertices || !dst->triangles || (src->label && !dst->label)) {
+    dst->edges = src->edges ? (int*)cc_host_alloc(sizeof(int) * 2 * (size_t)(src->edge_count ? src->edge_count : 1)) : NULL;
+    if (!dst->vertices || !dst->triangles || (src->label && !dst->label) || (src->edges && !dst->edges)) {
         mesh_data_free(dst);
         return 0;
     }
+    if (src->edges) memcpy(dst->edges, src->edges, sizeof(int) * 2 * (size_t)src->edge_count);
     memcpy(dst->vertices, src->vertices, sizeof(cc_vec3) * (size_t)src->vertex_count);
     memcpy(dst->triangles, src->triangles, sizeof(int) * 3 * (size_t)src->triangle_count);
     return 1;
@@ -901,8 +905,10 @@ static cc_status append_pools(cc_builder* b, const cc_builder* t)
     if (!cc_reserve((void**)&b->hulls, &b->hull_capacity, b->hull_count + t->hull_count, sizeof *b->hulls) ||
         !cc_reserve((void**)&b->meshes, &b->mesh_capacity, b->mesh_count + t->mesh_count, sizeof *b->meshes) ||
         !cc_reserve((void**)&b->hfields, &b->hfield_capacity, b->hfield_count + t->hfield_count, sizeof *b->hfields) ||
-        !cc_reserve((void**)&b->names, &b->name_capacity, b->name_count + t->name_count, sizeof *b->names))
+        !cc_reserve((void**)&b->names, &b->name_capacity, b->name_count + t->name_count, sizeof *b->names) ||
+        !cc_reserve((void**)&b->sdfs, &b->sdf_capacity, b->sdf_count + t->sdf_count, sizeof *b->sdfs))
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
+    int mesh0 = b->mesh_count;
     for (int i = 0; i < t->hull_count; ++i, ++b->hull_count)
         if (!copy_hull(&t->hulls[i], &b->hulls[b->hull_count])) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
     for (int i = 0; i < t->mesh_count; ++i, ++b->mesh_count)
@@ -911,6 +917,10 @@ static cc_status append_pools(cc_builder* b, const cc_builder* t)
         if (!copy_hfield(&t->hfields[i], &b->hfields[b->hfield_count])) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
     for (int i = 0; i < t->name_count; ++i, ++b->name_count)
         if (!copy_name(t->names[i], &b->names[b->name_count])) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
+    for (int i = 0; i < t->sdf_count; ++i, ++b->sdf_count) {
+        if (!cc_sdf_record_copy(&t->sdfs[i], &b->sdfs[b->sdf_count])) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
+        b->sdfs[b->sdf_count].mesh += mesh0;
+    }
     return CC_OK;
 }
 
@@ -927,6 +937,7 @@ cc_builder_mark cc_builder_get_mark(const cc_builder* b)
     m.name_count = b->name_count;
     m.block_count = b->block_count;
     m.world_count = b->world_count;
+    m.sdf_count = b->sdf_count;
     return m;
 }
 
@@ -940,6 +951,7 @@ void cc_builder_rollback(cc_builder* b, const cc_builder_mark* m)
     while (b->mesh_count > m->mesh_count) mesh_data_free(&b->meshes[--b->mesh_count]);
     while (b->hfield_count > m->hfield_count) cc_host_free(b->hfields[--b->hfield_count].heights);
     while (b->name_count > m->name_count) cc_host_free(b->names[--b->name_count]);
+    while (b->sdf_count > m->sdf_count) cc_sdf_data_free(&b->sdfs[--b->sdf_count].data);
     b->block_count = m->block_count;
     b->world_count = m->world_count;
 }

@@ -3,7 +3,10 @@
 #define CC_HOST_MODEL_BUILDER_INTERNAL_H
 
 #include "host/geometry/hull_build.h"
+#include "host/geometry/sdf_build.h"
 #include "host/internal.h"
+
+#define CC_DEF_COOKIE 0x63635f64 /* marks defs made by their cc_default_* function */
 
 typedef struct cc_body_record {
     cc_transform pose;
@@ -42,7 +45,16 @@ typedef struct cc_mesh_data {
     cc_vec3 lower, upper;
     int64_t bad_edges; /* edges without exactly one opposite neighbour; 0: watertight */
     char* label;       /* what a loader calls the mesh, for messages, or NULL */
+    int* edges;        /* the edges SDF contacts query (2 ints each), chosen by its
+                        * latest SDF build; NULL: finalize takes the default filter */
+    int edge_count;
 } cc_mesh_data;
+
+/* An SDF built on a builder mesh, at one scale. */
+typedef struct cc_sdf_record {
+    int mesh;
+    cc_sdf_data data;
+} cc_sdf_record;
 
 /* A heightfield's samples, row-major (rows along y, columns along x). */
 typedef struct cc_hfield_data {
@@ -54,7 +66,7 @@ typedef struct cc_hfield_data {
 /* Counts of every builder array, so that a loader can undo what it added. */
 typedef struct cc_builder_mark {
     int body_count, shape_count, filter_count, contact_pair_count, hull_count, mesh_count, hfield_count;
-    int name_count, block_count, world_count;
+    int name_count, block_count, world_count, sdf_count;
 } cc_builder_mark;
 
 typedef struct cc_index_pair {
@@ -96,6 +108,8 @@ struct cc_builder {
     int mesh_count, mesh_capacity;
     cc_hfield_data* hfields; /* heightfield pool, shared like hulls */
     int hfield_count, hfield_capacity;
+    cc_sdf_record* sdfs; /* SDFs of meshes, shared like hulls */
+    int sdf_count, sdf_capacity;
     char** names; /* shape names; replicated shapes share their template's entry */
     int name_count, name_capacity;
     cc_replica_block* blocks;
@@ -118,6 +132,9 @@ cc_status cc_builder_body_masses(const cc_builder* b, cc_mass_properties* out, c
  * since (a rejected load changes nothing). */
 cc_builder_mark cc_builder_get_mark(const cc_builder* b);
 void cc_builder_rollback(cc_builder* b, const cc_builder_mark* mark);
+
+/* Copies an SDF record (for a replicated template); 0 when out of memory. */
+int cc_sdf_record_copy(const cc_sdf_record* src, cc_sdf_record* dst);
 
 /* Names mesh `mesh` in the builder's messages (a loader's asset name and
  * place, "'hand' at robot.xml:12"); a copy is kept. */

@@ -9,6 +9,7 @@
 #include "host/geometry/bvh_build.h"
 #include "host/geometry/hull_graph.h"
 #include "host/geometry/mesh_topology.h"
+#include "host/geometry/mesh_edges.h"
 #include "host/model/model_internal.h"
 #include "kernels/shapes/bounds.h"
 
@@ -69,6 +70,8 @@ typedef struct mesh_bvh {
     int* prims;
     unsigned* flags;
     int* adjacent; /* 3 per triangle */
+    int* edges;    /* the edges SDF contacts query, when the mesh chose none */
+    int edge_count;
 } mesh_bvh;
 
 static void free_bvhs(mesh_bvh* bvh, int count)
@@ -78,6 +81,7 @@ static void free_bvhs(mesh_bvh* bvh, int count)
         cc_host_free(bvh[i].prims);
         cc_host_free(bvh[i].flags);
         cc_host_free(bvh[i].adjacent);
+        cc_host_free(bvh[i].edges);
     }
     cc_host_free(bvh);
 }
@@ -97,6 +101,14 @@ static cc_status build_bvhs(const cc_builder* b, mesh_bvh** out)
                            !cc_mesh_triangle_flags(m->vertices, m->vertex_count, m->triangles, m->triangle_count,
                                                    bvh[i].flags, bvh[i].adjacent)))
             s = cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_finalize: out of host memory");
+        /* A mesh without an SDF of its own still queries another's: its
+         * edges, with the default simplification. */
+        if (s == CC_OK && !m->edges) {
+            cc_sdf_def def = cc_default_sdf_def();
+            s = cc_mesh_collision_edges(m->vertices, m->vertex_count, m->triangles, m->triangle_count,
+                                        def.edge_lower_angle_threshold, def.edge_concave_filter && m->bad_edges == 0,
+                                        &bvh[i].edges, &bvh[i].edge_count);
+        }
         if (s != CC_OK) {
             free_bvhs(bvh, b->mesh_count);
             return s;
@@ -125,15 +137,96 @@ static void count_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view*
         v->bvh_nodes_count += bvh[i].node_count;
     }
     v->bvh_prims_count = v->mesh_triangle_flags_count = v->mesh_triangle_adjacent_count = v->mesh_triangles_count;
+    v->mesh_edges_count = v->mesh_feature_balls_count = v->mesh_feature_order_count = 0;
+    for (int i = 0; i < b->mesh_count; ++i) {
+        int edges = b->meshes[i].edges ? b->meshes[i].edge_count : bvh[i].edge_count;
+        v->mesh_edges_count += edges;
+        v->mesh_feature_balls_count += (b->meshes[i].vertex_count + edges + CC_MESH_FEATURE_CHUNK - 1) / CC_MESH_FEATURE_CHUNK;
+        v->mesh_feature_order_count += b->meshes[i].vertex_count + edges;
+    }
+    v->sdfs_count = b->sdf_count;
+    v->sdf_table_count = v->sdf_values_count = v->sdf_coarse_count = 0;
+    for (int i = 0; i < b->sdf_count; ++i) {
+        v->sdf_table_count += b->sdfs[i].data.brick_count;
+        v->sdf_values_count += b->sdfs[i].data.stored * CC_SDF_BRICK_SAMPLES;
+        v->sdf_coarse_count += b->sdfs[i].data.coarse_count;
+    }
     v->hfields_count = b->hfield_count;
     v->hfield_samples_count = 0;
     for (int i = 0; i < b->hfield_count; ++i) v->hfield_samples_count += b->hfields[i].rows * b->hfields[i].cols;
 }
 
-/* Meshes and heightfields back to back, their ranges made absolute. */
-static void fill_mesh_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view* v)
+/* Where feature f of mesh m lies: a vertex, or an edge's midpoint. */
+static cc_vec3 feature_point(const cc_mesh_data* m, const int* edges, int f)
 {
-    int vert = 0, tri = 0, node = 0, sample = 0;
+    if (f < m->vertex_count) return m->vertices[f];
+    const int* e = edges + 2 * (f - m->vertex_count);
+    return cc_v3_scale(cc_v3_add(m->vertices[e[0]], m->vertices[e[1]]), 0.5f);
+}
+
+/* The 30-bit Morton code of p in the box [lo, lo + span]. */
+static uint32_t morton_code(cc_vec3 p, cc_vec3 lo, cc_vec3 span)
+{
+    float u[3] = {(p.x - lo.x) / span.x, (p.y - lo.y) / span.y, (p.z - lo.z) / span.z};
+    uint32_t code = 0;
+    uint32_t q[3];
+    for (int k = 0; k < 3; ++k) q[k] = (uint32_t)fminf(fmaxf(u[k] * 1023.0f, 0.0f), 1023.0f);
+    for (int bit = 9; bit >= 0; --bit)
+        for (int k = 0; k < 3; ++k) code = (code << 1) | ((q[k] >> bit) & 1u);
+    return code;
+}
+
+typedef struct keyed_feature {
+    uint32_t key;
+    int feature;
+} keyed_feature;
+
+static int compare_features(const void* a, const void* b)
+{
+    const keyed_feature *x = (const keyed_feature*)a, *y = (const keyed_feature*)b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->feature > y->feature) - (x->feature < y->feature);
+}
+
+/* A mesh's features in Morton order (order[]) and the balls of their
+ * chunks (out[]); returns the ball count, or -1 without memory. */
+static int feature_chunks(const cc_mesh_data* m, const int* edges, int edge_count, int* order, cc_feature_ball* out)
+{
+    int features = m->vertex_count + edge_count, count = 0;
+    keyed_feature* keyed = (keyed_feature*)cc_host_alloc(sizeof *keyed * (size_t)(features ? features : 1));
+    if (!keyed) return -1;
+    cc_vec3 span = cc_v3_sub(m->upper, m->lower);
+    span = cc_v3(fmaxf(span.x, 1e-30f), fmaxf(span.y, 1e-30f), fmaxf(span.z, 1e-30f));
+    for (int f = 0; f < features; ++f) {
+        keyed[f].key = morton_code(feature_point(m, edges, f), m->lower, span);
+        keyed[f].feature = f;
+    }
+    qsort(keyed, (size_t)features, sizeof *keyed, compare_features);
+    for (int f = 0; f < features; ++f) order[f] = keyed[f].feature;
+    cc_host_free(keyed);
+    for (int first = 0; first < features; first += CC_MESH_FEATURE_CHUNK) {
+        cc_vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+        int end = first + CC_MESH_FEATURE_CHUNK < features ? first + CC_MESH_FEATURE_CHUNK : features;
+        for (int i = first; i < end; ++i) {
+            int f = order[i];
+            for (int k = 0; k < (f < m->vertex_count ? 1 : 2); ++k) {
+                cc_vec3 p = m->vertices[f < m->vertex_count ? f : edges[2 * (f - m->vertex_count) + k]];
+                lo = cc_v3_min(lo, p);
+                hi = cc_v3_max(hi, p);
+            }
+        }
+        out[count].centre = cc_v3_scale(cc_v3_add(lo, hi), 0.5f);
+        /* A little more than the half diagonal, against its rounding. */
+        out[count].radius = cc_v3_length(cc_v3_scale(cc_v3_sub(hi, lo), 0.5f)) * (1.0f + 1e-6f);
+        count++;
+    }
+    return count;
+}
+
+/* Meshes and heightfields back to back, their ranges made absolute. */
+static cc_status fill_mesh_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view* v)
+{
+    int vert = 0, tri = 0, node = 0, sample = 0, edge = 0, ball = 0, order = 0;
     for (int i = 0; i < b->mesh_count; ++i) {
         const cc_mesh_data* src = &b->meshes[i];
         cc_mesh_desc* d = &v->meshes[i];
@@ -153,6 +246,20 @@ static void fill_mesh_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_v
         memcpy(v->bvh_prims + tri, bvh[i].prims, sizeof(int) * (size_t)src->triangle_count);
         memcpy(v->mesh_triangle_flags + tri, bvh[i].flags, sizeof(unsigned) * (size_t)src->triangle_count);
         memcpy(v->mesh_triangle_adjacent + tri, bvh[i].adjacent, sizeof(cc_mesh_triangle) * (size_t)src->triangle_count);
+        const int* edges = src->edges ? src->edges : bvh[i].edges;
+        d->edge_first = edge;
+        d->edge_count = src->edges ? src->edge_count : bvh[i].edge_count;
+        for (int e = 0; e < d->edge_count; ++e) {
+            v->mesh_edges[edge + e].v[0] = edges[2 * e] + vert;
+            v->mesh_edges[edge + e].v[1] = edges[2 * e + 1] + vert;
+        }
+        d->ball_first = ball;
+        d->order_first = order;
+        int balls = feature_chunks(src, edges, d->edge_count, v->mesh_feature_order + order, v->mesh_feature_balls + ball);
+        if (balls < 0) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_finalize: out of host memory");
+        ball += balls;
+        order += src->vertex_count + d->edge_count;
+        edge += d->edge_count;
         vert += src->vertex_count;
         tri += src->triangle_count;
         node += bvh[i].node_count;
@@ -169,6 +276,39 @@ static void fill_mesh_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_v
         memcpy(v->hfield_samples + sample, src->heights, sizeof(float) * (size_t)n);
         sample += n;
     }
+    return CC_OK;
+}
+
+/* SDFs back to back, their ranges made absolute. */
+static void fill_sdf_pools(const cc_builder* b, cc_model_view* v)
+{
+    int table = 0, value = 0, coarse = 0;
+    for (int i = 0; i < b->sdf_count; ++i) {
+        const cc_sdf_data* src = &b->sdfs[i].data;
+        cc_sdf_desc d = src->desc;
+        d.table_first = table;
+        d.value_first = value;
+        d.coarse_first = coarse;
+        d.mesh = b->sdfs[i].mesh;
+        v->sdfs[i] = d;
+        memcpy(v->sdf_table + table, src->table, sizeof(int) * (size_t)src->brick_count);
+        memcpy(v->sdf_values + value, src->codes, sizeof(unsigned short) * (size_t)src->stored * CC_SDF_BRICK_SAMPLES);
+        memcpy(v->sdf_coarse + coarse, src->coarse, sizeof(float) * (size_t)src->coarse_count);
+        table += src->brick_count;
+        value += src->stored * CC_SDF_BRICK_SAMPLES;
+        coarse += src->coarse_count;
+    }
+}
+
+/* The SDF of a mesh shape: the one built on its mesh at its size, or -1. */
+static int shape_sdf_of(const cc_builder* b, const cc_shape_record* r)
+{
+    if (r->type != CC_SHAPE_MESH) return -1;
+    for (int i = 0; i < b->sdf_count; ++i) {
+        cc_vec3 s = b->sdfs[i].data.desc.scale;
+        if (b->sdfs[i].mesh == r->source && s.x == r->size.x && s.y == r->size.y && s.z == r->size.z) return i;
+    }
+    return -1;
 }
 
 /* Hulls back to back, their ranges made absolute. */
@@ -280,7 +420,7 @@ static int sorted_contact_pairs(const cc_builder* b, uint64_t** out_keys, cc_con
     return count;
 }
 
-static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys, const cc_mass_properties* mass,
+static cc_status fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filter_keys, const cc_mass_properties* mass,
                            const mesh_bvh* bvh, const uint64_t* pair_keys, const cc_contact_pair_params* pair_params)
 {
     v->gravity = b->gravity;
@@ -316,6 +456,7 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         v->shape_material[i] = r->material;
         v->shape_compliant[i] = r->compliant;
         v->shape_bounds_pad[i] = r->margin + r->gap;
+        v->shape_sdf[i] = shape_sdf_of(b, r);
     }
     /* Contact pairs: both shapes take part (COLLIDES), those whose own
      * rules meet nothing only through their pairs (PAIRS_ONLY); their
@@ -334,13 +475,16 @@ static void fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t* filt
         }
     }
     fill_hull_pools(b, v);
-    fill_mesh_pools(b, bvh, v);
+    cc_status s = fill_mesh_pools(b, bvh, v);
+    if (s != CC_OK) return s;
+    fill_sdf_pools(b, v);
     for (int i = 0; i < b->shape_count; ++i) v->shape_point_area[i] = shape_point_area(v, i);
     for (int i = 0; i < v->filter_pair_count; ++i) {
         v->filter_pairs[i] = filter_keys[i];
         v->shape_flags[filter_keys[i] >> 32] |= CC_SHAPE_FLAG_HAS_FILTERS;
         v->shape_flags[filter_keys[i] & 0xffffffffu] |= CC_SHAPE_FLAG_HAS_FILTERS;
     }
+    return CC_OK;
 }
 
 /* Sorted, duplicate-free filter keys. Returns the count, or -1 on no memory. */
@@ -398,7 +542,8 @@ cc_status cc_builder_finalize(const cc_builder* b, cc_device device, cc_model** 
     s = cc_builder_body_masses(b, m->body_mass, what);
     if (s != CC_OK) goto fail;
     layout(hv, (char*)m->host_block);
-    fill_host_view(b, hv, keys, m->body_mass, bvh, pair_keys, pair_params);
+    s = fill_host_view(b, hv, keys, m->body_mass, bvh, pair_keys, pair_params);
+    if (s != CC_OK) goto fail;
     free_bvhs(bvh, b->mesh_count);
     bvh = NULL;
     cc_host_free(keys);
@@ -469,7 +614,7 @@ cc_status cc_model_get_memory(const cc_model* m, cc_model_memory* out)
 {
     if (!m || !out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_model_get_memory: model or out is NULL");
     const cc_model_view* v = &m->host_view;
-    cc_model_memory r = {0, 0, 0, 0};
+    cc_model_memory r = {0, 0, 0, 0, 0};
 #define CC_COUNT_SHAPE(type, name, comment) r.shape_bytes += align16(sizeof(type) * (size_t)v->shape_count);
 #define CC_COUNT_BODY(type, name, comment) r.body_bytes += align16(sizeof(type) * (size_t)v->body_count);
 #define CC_COUNT_POOL(type, name, comment) r.geometry_bytes += align16(sizeof(type) * (size_t)v->name##_count);
@@ -484,6 +629,11 @@ cc_status cc_model_get_memory(const cc_model* m, cc_model_memory* out)
                         align16(sizeof(cc_contact_pair_params) * (size_t)v->contact_pair_params_count);
     r.geometry_bytes -= pair_bytes;
     r.filter_bytes = align16(sizeof(uint64_t) * (size_t)v->filter_pair_count) + pair_bytes;
+    /* The SDFs, a part of the geometry that the report names apart. */
+    r.sdf_bytes = align16(sizeof(cc_sdf_desc) * (size_t)v->sdfs_count) + align16(sizeof(int) * (size_t)v->sdf_table_count) +
+                  align16(sizeof(unsigned short) * (size_t)v->sdf_values_count) +
+                  align16(sizeof(float) * (size_t)v->sdf_coarse_count);
+    r.geometry_bytes -= r.sdf_bytes;
     *out = r;
     return cc_ok();
 }

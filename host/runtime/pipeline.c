@@ -107,15 +107,18 @@ cc_status cc_testing_key_layout(int shape_count, uint64_t sub_count, cc_key_layo
 
 /* The sub-keys a model's pairs can produce: manifold points (8) for every
  * pair; for a surface, reduction slots, triangle fingerprints (triangle * 8
- * + point) and vertex fingerprints (vertex * 2 + side). */
+ * + point), vertex fingerprints (vertex * 2 + side) and, with SDFs, feature
+ * fingerprints ((feature * 2 + which) * 2 + side). */
 static uint64_t model_sub_count(const cc_model_view* v)
 {
     uint64_t n = 8;
     int surfaces = 0;
     for (int i = 0; i < v->meshes_count; ++i) {
         uint64_t t = 8u * (uint64_t)v->meshes[i].triangle_count, w = 2u * (uint64_t)v->meshes[i].vertex_count;
+        uint64_t f = 4u * ((uint64_t)v->meshes[i].vertex_count + (uint64_t)v->meshes[i].edge_count);
         n = t > n ? t : n;
         n = w > n ? w : n;
+        n = v->sdfs_count && f > n ? f : n;
         surfaces = 1;
     }
     for (int i = 0; i < v->hfields_count; ++i) {

@@ -4,6 +4,7 @@
 
 #include "cucontact/types.h"
 #include "cucontact/model.h"
+#include "cucontact/sdf.h"
 #include "cucontact/contacts.h"
 #include "cucontact/pipeline.h"
 #include "cucontact/mjcf.h"

@@ -341,7 +341,8 @@ typedef struct cc_model_memory {
     size_t shape_bytes;    ///< a row per shape (geometry, pose, filters, materials): grows with the worlds
     size_t body_bytes;     ///< a row per body (world, parent, mass): grows with the worlds
     size_t filter_bytes;   ///< explicit filter pairs and contact pairs
-    size_t geometry_bytes; ///< hulls, meshes with their BVHs, heightfields: stored once, whatever uses them
+    size_t geometry_bytes; ///< hulls, meshes with their BVHs and edges, heightfields: stored once, whatever uses them
+    size_t sdf_bytes;      ///< signed distance fields (cucontact/sdf.h): stored once, like the geometry
 } cc_model_memory;
 
 cc_status cc_model_get_memory(const cc_model* m, cc_model_memory* out);

@@ -27,7 +27,9 @@
 #define CC_MESH_ITEM_PLANE_VERTICES 2  /* vertices [element, +CHUNK) of mesh b against plane a */
 #define CC_MESH_ITEM_VERTICES_OF_A 3   /* vertices of mesh a against the surface of b */
 #define CC_MESH_ITEM_VERTICES_OF_B 4   /* vertices of mesh b against the surface of a */
-#define CC_MESH_ITEM_KINDS 5
+#define CC_MESH_ITEM_SDF_OF_A 5        /* features [element, +CHUNK) of mesh a against the SDF of b */
+#define CC_MESH_ITEM_SDF_OF_B 6        /* features of mesh b against the SDF of a */
+#define CC_MESH_ITEM_KINDS 7
 #define CC_MESH_VERTEX_CHUNK 16
 
 typedef struct cc_mesh_item {
@@ -310,6 +312,29 @@ CC_HD void cc_mesh_emit_triangles(const cc_model_view* m, const cc_mesh_view* mv
 
 CC_HD int cc_mesh_vertex_count(const cc_model_view* m, int s) { return m->meshes[m->shape_source[s]].vertex_count; }
 
+/* The feature chunks of mesh shape sx that come within `pads` of the
+ * surface of sy (which has an SDF), each ball against the field; the
+ * chunks of a mesh whose whole ball is clear are not looked at. */
+CC_HD void cc_mesh_emit_sdf_chunks(const cc_model_view* m, const cc_mesh_view* mv, cc_pass_counters* c,
+                                   const cc_transform* shape_pose, int sx, int sy, float pads, int pair, int block,
+                                   int kind)
+{
+    const cc_mesh_desc* d = &m->meshes[m->shape_source[sx]];
+    cc_vec3 k = m->shape_geom[sx].size;
+    float stretch = cc_maxf(fabsf(k.x), cc_maxf(fabsf(k.y), fabsf(k.z)));
+    cc_transform px = shape_pose[sx], py = shape_pose[sy];
+    cc_sdf_ref f = cc_sdf_ref_of(m, sy);
+    cc_vec3 centre = cc_v3_mul(cc_v3_scale(cc_v3_add(d->lower, d->upper), 0.5f), k);
+    float radius = cc_v3_length(cc_v3_mul(cc_v3_scale(cc_v3_sub(d->upper, d->lower), 0.5f), k));
+    if (cc_sdf_ball_clear(&f, cc_tf_point_inv(py, cc_tf_point(px, centre)), radius, pads)) return;
+    int features = d->vertex_count + d->edge_count;
+    for (int first = 0, chunk = 0; first < features; first += CC_MESH_FEATURE_CHUNK, ++chunk) {
+        cc_feature_ball ball = m->mesh_feature_balls[d->ball_first + chunk];
+        cc_vec3 l = cc_tf_point_inv(py, cc_tf_point(px, cc_v3_mul(ball.centre, k)));
+        if (!cc_sdf_ball_clear(&f, l, ball.radius * stretch, pads)) cc_mesh_emit(mv, c, pair, block, first, kind);
+    }
+}
+
 /* One thread per grouped candidate pair; pairs without a surface return. */
 CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair* grouped, const cc_transform* shape_pose,
                                    const cc_aabb* aabb, const cc_mesh_view* mv, cc_pass_counters* c)
@@ -329,9 +354,22 @@ CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair*
         return;
     }
     if (p.ta == CC_SHAPE_MESH) {
-        cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.a), CC_MESH_ITEM_VERTICES_OF_A);
-        if (p.tb == CC_SHAPE_MESH)
-            cc_mesh_emit_vertex_chunks(mv, c, i, block, cc_mesh_vertex_count(m, p.b), CC_MESH_ITEM_VERTICES_OF_B);
+        /* Each mesh's features go through the other's SDF when it has one
+         * (vertices and edges), else its vertices through the other's BVH. */
+        int through_b = p.tb == CC_SHAPE_MESH && m->shape_sdf[p.b] >= 0;
+        int through_a = p.tb == CC_SHAPE_MESH && m->shape_sdf[p.a] >= 0;
+        /* What a contact can reach: both shapes' pads (margin + gap, or a
+         * contact pair's) and speculative reach, as cc_reach_of. */
+        float pads = m->shape_bounds_pad[p.a] + m->shape_bounds_pad[p.b];
+        if (mv->shape_reach) pads += mv->shape_reach[p.a] + mv->shape_reach[p.b];
+        const cc_mesh_desc* da = &m->meshes[m->shape_source[p.a]];
+        if (!through_b) cc_mesh_emit_vertex_chunks(mv, c, i, block, da->vertex_count, CC_MESH_ITEM_VERTICES_OF_A);
+        else cc_mesh_emit_sdf_chunks(m, mv, c, shape_pose, p.a, p.b, pads, i, block, CC_MESH_ITEM_SDF_OF_A);
+        if (p.tb == CC_SHAPE_MESH) {
+            const cc_mesh_desc* db = &m->meshes[m->shape_source[p.b]];
+            if (!through_a) cc_mesh_emit_vertex_chunks(mv, c, i, block, db->vertex_count, CC_MESH_ITEM_VERTICES_OF_B);
+            else cc_mesh_emit_sdf_chunks(m, mv, c, shape_pose, p.b, p.a, pads, i, block, CC_MESH_ITEM_SDF_OF_B);
+        }
     }
 }
 

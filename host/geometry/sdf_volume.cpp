@@ -1,0 +1,165 @@
+// The narrow band of a mesh's distance, through OpenVDB's mesh-to-level-set
+// conversion (signed for a closed mesh, unsigned for an open one), behind the C function of
+// host/geometry/sdf_volume.h. OpenVDB's leaves are 8^3 voxels aligned to
+// multiples of 8 in index space, as the kernels' bricks are, so a leaf is a
+// brick and nothing is resampled.
+#include "host/geometry/sdf_volume.h"
+
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include "kernels/shapes/sdf.h"
+
+#if defined(CC_WITH_OPENVDB)
+#include <openvdb/openvdb.h>
+#include <openvdb/tools/MeshToVolume.h>
+#endif
+
+extern "C" void cc_sdf_volume_free(cc_sdf_volume* v)
+{
+    if (!v) return;
+    cc_host_free(v->table);
+    cc_host_free(v->values);
+    cc_host_free(v->coarse_sign);
+    std::memset(v, 0, sizeof *v);
+}
+
+#if !defined(CC_WITH_OPENVDB)
+
+extern "C" int cc_sdf_volume_available(void) { return 0; }
+
+extern "C" cc_status cc_sdf_volume_build(const cc_vec3*, int, const int*, int, int, float, cc_vec3, cc_vec3, float,
+                                         float, cc_sdf_volume*)
+{
+    return cc_fail(CC_ERR_UNSUPPORTED,
+                   "cc_builder_build_mesh_sdf: this build has no OpenVDB; install libopenvdb-dev (scripts/install-deps.sh "
+                   "does) and configure again");
+}
+
+#else
+
+namespace {
+
+// Index of the lattice along one axis: the first sample and the count,
+// both whole bricks.
+void lattice_axis(float lo, float hi, float voxel, int* first, int* count)
+{
+    int i0 = (int)std::floor(lo / voxel), i1 = (int)std::ceil(hi / voxel);
+    i0 = (int)std::floor(i0 / (double)CC_SDF_BRICK) * CC_SDF_BRICK;
+    int n = i1 - i0 + 1;
+    *first = i0;
+    *count = (n + CC_SDF_BRICK - 1) / CC_SDF_BRICK * CC_SDF_BRICK;
+}
+
+} // namespace
+
+extern "C" int cc_sdf_volume_available(void) { return 1; }
+
+extern "C" cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_count, const int* triangles,
+                                         int triangle_count, int closed, float voxel, cc_vec3 lower, cc_vec3 upper,
+                                         float band_lo, float band_hi, cc_sdf_volume* out)
+{
+    static std::once_flag init;
+    std::call_once(init, [] { openvdb::initialize(); });
+    std::memset(out, 0, sizeof *out);
+    int i0, j0, k0;
+    lattice_axis(lower.x, upper.x, voxel, &i0, &out->nx);
+    lattice_axis(lower.y, upper.y, voxel, &j0, &out->ny);
+    lattice_axis(lower.z, upper.z, voxel, &k0, &out->nz);
+    out->voxel = voxel;
+    out->origin = cc_v3((float)i0 * voxel, (float)j0 * voxel, (float)k0 * voxel);
+    const int bx = out->nx / CC_SDF_BRICK, by = out->ny / CC_SDF_BRICK, bz = out->nz / CC_SDF_BRICK;
+    const size_t bricks = (size_t)bx * by * bz;
+    const int cx = bx + 1, cy = by + 1, cz = bz + 1;
+    try {
+        std::vector<openvdb::Vec3s> points((size_t)vertex_count);
+        for (int i = 0; i < vertex_count; ++i) points[i] = openvdb::Vec3s(vertices[i].x, vertices[i].y, vertices[i].z);
+        // The sign comes from OpenVDB's flood fill of the closed surface,
+        // so the winding does not matter.
+        std::vector<openvdb::Vec3I> tris((size_t)triangle_count);
+        for (int t = 0; t < triangle_count; ++t)
+            tris[t] = openvdb::Vec3I((unsigned)triangles[3 * t], (unsigned)triangles[3 * t + 1],
+                                     (unsigned)triangles[3 * t + 2]);
+        std::vector<openvdb::Vec4I> quads;
+        auto xform = openvdb::math::Transform::createLinearTransform((double)voxel);
+        // Band widths in voxels; at least one so that the surface has samples on both sides.
+        float outer = std::max(band_hi / voxel, 1.0f), inner = std::max(-band_lo / voxel, 1.0f);
+        // An open mesh has no inside to flood: its band is unsigned (every
+        // value positive), and the caller signs it.
+        openvdb::FloatGrid::Ptr grid =
+            closed ? openvdb::tools::meshToSignedDistanceField<openvdb::FloatGrid>(*xform, points, tris, quads, outer, inner)
+                   : openvdb::tools::meshToUnsignedDistanceField<openvdb::FloatGrid>(*xform, points, tris, quads,
+                                                                                      std::max(outer, inner));
+        out->table = (int*)cc_host_alloc(sizeof(int) * bricks);
+        out->coarse_sign = (signed char*)cc_host_alloc((size_t)cx * cy * cz);
+        if (!out->table || !out->coarse_sign) {
+            cc_sdf_volume_free(out);
+            return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for a lattice of %zu bricks", bricks);
+        }
+        auto acc = grid->getConstAccessor();
+        // Every brick first takes the sign of its first sample.
+        for (int k = 0; k < bz; ++k)
+            for (int j = 0; j < by; ++j)
+                for (int i = 0; i < bx; ++i) {
+                    openvdb::Coord c(i0 + CC_SDF_BRICK * i, j0 + CC_SDF_BRICK * j, k0 + CC_SDF_BRICK * k);
+                    out->table[((size_t)k * by + j) * bx + i] = acc.getValue(c) > 0.0f ? CC_SDF_OUTSIDE : CC_SDF_INSIDE;
+                }
+        for (int k = 0; k < cz; ++k)
+            for (int j = 0; j < cy; ++j)
+                for (int i = 0; i < cx; ++i) {
+                    openvdb::Coord c(i0 + CC_SDF_BRICK * i, j0 + CC_SDF_BRICK * j, k0 + CC_SDF_BRICK * k);
+                    out->coarse_sign[((size_t)k * cy + j) * cx + i] = acc.getValue(c) > 0.0f ? 1 : -1;
+                }
+        // Leaves with active voxels (the band) become stored bricks, in
+        // lattice order so that the layout depends on the field alone.
+        std::vector<char> banded(bricks, 0);
+        for (auto leaf = grid->tree().cbeginLeaf(); leaf; ++leaf) {
+            if (leaf->onVoxelCount() == 0) continue;
+            openvdb::Coord o = leaf->origin();
+            int i = (o.x() - i0) / CC_SDF_BRICK, j = (o.y() - j0) / CC_SDF_BRICK, k = (o.z() - k0) / CC_SDF_BRICK;
+            if (o.x() < i0 || o.y() < j0 || o.z() < k0 || i >= bx || j >= by || k >= bz) continue;
+            banded[((size_t)k * by + j) * bx + i] = 1;
+        }
+        size_t stored = 0;
+        for (size_t b = 0; b < bricks; ++b) stored += banded[b];
+        if (stored > (size_t)INT32_MAX / CC_SDF_BRICK_SAMPLES) {
+            cc_sdf_volume_free(out);
+            return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: the band needs %zu bricks, more than a field can index; use a coarser voxel or a narrower band", stored);
+        }
+        out->values = (float*)cc_host_alloc(sizeof(float) * CC_SDF_BRICK_SAMPLES * (stored ? stored : 1));
+        if (!out->values) {
+            cc_sdf_volume_free(out);
+            return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %zu bricks", stored);
+        }
+        int next = 0;
+        for (int k = 0; k < bz; ++k)
+            for (int j = 0; j < by; ++j)
+                for (int i = 0; i < bx; ++i) {
+                    size_t b = ((size_t)k * by + j) * bx + i;
+                    if (!banded[b]) continue;
+                    float* dst = out->values + (size_t)next * CC_SDF_BRICK_SAMPLES;
+                    for (int z = 0; z < CC_SDF_BRICK; ++z)
+                        for (int y = 0; y < CC_SDF_BRICK; ++y)
+                            for (int x = 0; x < CC_SDF_BRICK; ++x) {
+                                openvdb::Coord c(i0 + CC_SDF_BRICK * i + x, j0 + CC_SDF_BRICK * j + y,
+                                                 k0 + CC_SDF_BRICK * k + z);
+                                float v = acc.getValue(c);
+                                dst[(z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x] = std::min(std::max(v, band_lo), band_hi);
+                            }
+                    out->table[b] = next++;
+                }
+        out->stored = next;
+    } catch (const std::bad_alloc&) {
+        cc_sdf_volume_free(out);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: OpenVDB ran out of memory building the level set");
+    } catch (const std::exception& e) {
+        cc_sdf_volume_free(out);
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: OpenVDB failed: %s", e.what());
+    }
+    return CC_OK;
+}
+
+#endif

@@ -1,0 +1,42 @@
+/* The narrow band of a mesh's signed distance field, built on the host
+ * through OpenVDB's level-set construction (host/geometry/sdf_volume.cpp),
+ * laid out as the kernels' lattice of bricks (kernels/shapes/sdf.h) but
+ * still in floats. */
+#ifndef CC_HOST_GEOMETRY_SDF_VOLUME_H
+#define CC_HOST_GEOMETRY_SDF_VOLUME_H
+
+#include "host/internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cc_sdf_volume {
+    cc_vec3 origin;    /* sample (0, 0, 0) [m] */
+    float voxel;       /* [m] */
+    int nx, ny, nz;    /* samples, multiples of CC_SDF_BRICK */
+    int* table;        /* per brick (x fastest): stored index, CC_SDF_OUTSIDE or CC_SDF_INSIDE */
+    int stored;        /* bricks with samples */
+    float* values;     /* stored * CC_SDF_BRICK_SAMPLES, clamped to [band_lo, band_hi] */
+    signed char* coarse_sign; /* at the brick corners ((nx/8+1)(ny/8+1)(nz/8+1)): +1 outside, -1 inside */
+} cc_sdf_volume;
+
+/* Whether this build has OpenVDB. */
+int cc_sdf_volume_available(void);
+
+/* The band [band_lo, band_hi] [m] of the mesh (vertices in metres, 3
+ * indices a triangle) on the lattice of spacing `voxel` that covers
+ * [lower, upper], its origin a multiple of 8 voxels: signed when `closed`
+ * (OpenVDB floods the inside), else unsigned, every sign +1, for the caller
+ * to sign. Arrays come from cc_host_alloc; cc_sdf_volume_free releases
+ * them. */
+cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_count, const int* triangles, int triangle_count,
+                              int closed, float voxel, cc_vec3 lower, cc_vec3 upper, float band_lo, float band_hi,
+                              cc_sdf_volume* out);
+void cc_sdf_volume_free(cc_sdf_volume* v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

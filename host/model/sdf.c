@@ -1,0 +1,185 @@
+/* Signed distance fields of builder meshes: the def, the build, what they
+ * hold, and sampling them on the host as the kernels do. */
+#include <math.h>
+#include <string.h>
+
+#include "cucontact/sdf.h"
+#include "host/geometry/mesh_edges.h"
+#include "host/geometry/sdf_cache.h"
+#include "host/geometry/sdf_volume.h"
+#include "host/model/builder_internal.h"
+
+#define CC_SDF_RESOLUTION_MAX 2048
+
+cc_sdf_def cc_default_sdf_def(void)
+{
+    cc_sdf_def d;
+    memset(&d, 0, sizeof d);
+    d.max_resolution = 64;
+    d.target_voxel_size = 0.0f;
+    d.narrow_band_inner = -0.1f;
+    d.narrow_band_outer = 0.1f;
+    d.margin = 0.05f;
+    d.shape_margin = 0.0f;
+    d.scale = cc_v3(1.0f, 1.0f, 1.0f);
+    d.edge_lower_angle_threshold = 0.1f * 3.14159265f / 180.0f;
+    d.edge_concave_filter = 1;
+    d.cookie = CC_DEF_COOKIE;
+    return d;
+}
+
+static cc_status check_def(const cc_sdf_def* d, const char* what)
+{
+    if (d->cookie != CC_DEF_COOKIE)
+        return cc_fail(CC_ERR_UNINITIALIZED_DEF, "%s: the def was not made by cc_default_sdf_def(); start from it and change fields", what);
+    if (d->max_resolution < 8 || d->max_resolution > CC_SDF_RESOLUTION_MAX || d->max_resolution % 8)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: max_resolution %d must be a multiple of 8 in [8, %d]", what, d->max_resolution, CC_SDF_RESOLUTION_MAX);
+    if (!isfinite(d->target_voxel_size) || d->target_voxel_size < 0.0f || d->target_voxel_size > CC_SIZE_MAX)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: target_voxel_size %g must be 0 (use max_resolution) or a size in metres", what, (double)d->target_voxel_size);
+    if (d->target_voxel_size > 0.0f && d->target_voxel_size < CC_SIZE_MIN)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: target_voxel_size %g is below %g m", what, (double)d->target_voxel_size, (double)CC_SIZE_MIN);
+    if (!isfinite(d->narrow_band_inner) || !isfinite(d->narrow_band_outer) || !(d->narrow_band_inner < 0.0f) ||
+        !(d->narrow_band_outer > 0.0f))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: narrow band (%g, %g) must be finite, inner negative and outer positive [m]", what, (double)d->narrow_band_inner, (double)d->narrow_band_outer);
+    if (!isfinite(d->margin) || d->margin < 0.0f || d->margin > CC_SIZE_MAX)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: margin %g must be a padding >= 0 [m]", what, (double)d->margin);
+    if (!isfinite(d->shape_margin) || d->shape_margin < 0.0f || d->shape_margin > CC_SIZE_MAX)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: shape_margin %g must be a distance >= 0 [m]", what, (double)d->shape_margin);
+    if (!cc_is_finite_vec3(d->scale) || d->scale.x < CC_SIZE_MIN || d->scale.y < CC_SIZE_MIN || d->scale.z < CC_SIZE_MIN ||
+        d->scale.x > CC_SIZE_MAX || d->scale.y > CC_SIZE_MAX || d->scale.z > CC_SIZE_MAX)
+        return cc_fail(CC_ERR_INVALID_SIZE, "%s: scale (%g, %g, %g) must lie in [%g, %g] on every axis", what, (double)d->scale.x, (double)d->scale.y, (double)d->scale.z, (double)CC_SIZE_MIN, (double)CC_SIZE_MAX);
+    if (!isfinite(d->edge_lower_angle_threshold))
+        return cc_fail(CC_ERR_NOT_FINITE, "%s: edge_lower_angle_threshold is not finite; give an angle in radians (negative keeps every edge)", what);
+    return CC_OK;
+}
+
+static int same_scale(cc_vec3 a, cc_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+int cc_sdf_record_copy(const cc_sdf_record* src, cc_sdf_record* dst)
+{
+    *dst = *src;
+    const cc_sdf_data* s = &src->data;
+    cc_sdf_data* d = &dst->data;
+    size_t codes = (size_t)s->stored * CC_SDF_BRICK_SAMPLES;
+    d->table = (int*)cc_host_alloc(sizeof(int) * (size_t)s->brick_count);
+    d->codes = (unsigned short*)cc_host_alloc(sizeof(unsigned short) * (codes ? codes : 1));
+    d->coarse = (float*)cc_host_alloc(sizeof(float) * (size_t)s->coarse_count);
+    if (!d->table || !d->codes || !d->coarse) {
+        cc_sdf_data_free(d);
+        return 0;
+    }
+    memcpy(d->table, s->table, sizeof(int) * (size_t)s->brick_count);
+    memcpy(d->codes, s->codes, sizeof(unsigned short) * codes);
+    memcpy(d->coarse, s->coarse, sizeof(float) * (size_t)s->coarse_count);
+    return 1;
+}
+
+cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* def, int* out_sdf)
+{
+    static const char* what = "cc_builder_build_mesh_sdf";
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    cc_sdf_def d = def ? *def : cc_default_sdf_def();
+    cc_status s = check_def(&d, what);
+    if (s != CC_OK) return s;
+    if (mesh < 0 || mesh >= b->mesh_count)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: mesh %d does not exist (the builder holds %d); use an index from cc_builder_add_mesh_data", what, mesh, b->mesh_count);
+    cc_mesh_data* m = &b->meshes[mesh];
+    for (int i = 0; i < b->sdf_count; ++i)
+        if (b->sdfs[i].mesh == mesh && same_scale(b->sdfs[i].data.desc.scale, d.scale))
+            return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: mesh %d already has SDF %d at scale (%g, %g, %g); a mesh takes one SDF per scale", what, mesh, i, (double)d.scale.x, (double)d.scale.y, (double)d.scale.z);
+    if (!cc_sdf_volume_available())
+        return cc_fail(CC_ERR_UNSUPPORTED, "%s: this build has no OpenVDB; install libopenvdb-dev (scripts/install-deps.sh does) and configure again", what);
+    /* The lattice, before building it: refuse what cannot be indexed. */
+    cc_vec3 lo = cc_v3_mul(m->lower, d.scale), hi = cc_v3_mul(m->upper, d.scale);
+    cc_vec3 l2 = cc_v3_min(lo, hi), h2 = cc_v3_max(lo, hi);
+    float voxel = cc_sdf_voxel_size(&d, l2, h2);
+    double samples = 1.0;
+    float ext[3] = {h2.x - l2.x, h2.y - l2.y, h2.z - l2.z};
+    for (int k = 0; k < 3; ++k) samples *= ((double)ext[k] + 2.0 * d.margin) / voxel + 2.0 * CC_SDF_BRICK;
+    if (!(voxel >= CC_SIZE_MIN) || samples > 2147483647.0)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: a voxel of %g m over bounds %g x %g x %g m (padded by %g) makes about %.3g samples, more than a field holds (2^31); use a larger target_voxel_size or a smaller max_resolution", what, (double)voxel, (double)ext[0], (double)ext[1], (double)ext[2], (double)d.margin, samples);
+    if (!cc_reserve((void**)&b->sdfs, &b->sdf_capacity, b->sdf_count + 1, sizeof *b->sdfs))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    int* edges = NULL;
+    int edge_count = 0;
+    s = cc_mesh_collision_edges(m->vertices, m->vertex_count, m->triangles, m->triangle_count,
+                                d.edge_lower_angle_threshold, d.edge_concave_filter, &edges, &edge_count);
+    if (s != CC_OK) return s;
+    cc_sdf_record r;
+    r.mesh = mesh;
+    cc_sdf_cache_key key = cc_sdf_cache_key_of(m->vertices, m->vertex_count, m->triangles, m->triangle_count, &d);
+    if (d.cache_dir && cc_sdf_cache_load(d.cache_dir, key, &r.data)) {
+        if (d.progress) d.progress(1.0f, d.progress_user);
+    } else {
+        s = cc_sdf_build(m->vertices, m->vertex_count, m->triangles, m->triangle_count, m->bad_edges == 0, &d, &r.data);
+        if (s != CC_OK) {
+            cc_host_free(edges);
+            return s;
+        }
+        if (d.cache_dir) cc_sdf_cache_store(d.cache_dir, key, &r.data);
+    }
+    r.data.desc.mesh = mesh;
+    r.data.desc.shape_margin = d.shape_margin;
+    cc_host_free(m->edges);
+    m->edges = edges;
+    m->edge_count = edge_count;
+    b->sdfs[b->sdf_count] = r;
+    if (out_sdf) *out_sdf = b->sdf_count;
+    b->sdf_count++;
+    return cc_ok();
+}
+
+int cc_builder_sdf_count(const cc_builder* b) { return b ? b->sdf_count : 0; }
+
+static cc_status check_sdf(const cc_builder* b, int sdf, const char* what)
+{
+    if (!b) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder is NULL", what);
+    if (sdf < 0 || sdf >= b->sdf_count)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: SDF %d does not exist (the builder holds %d); use an index from cc_builder_build_mesh_sdf", what, sdf, b->sdf_count);
+    return CC_OK;
+}
+
+cc_status cc_builder_get_sdf_info(const cc_builder* b, int sdf, cc_sdf_info* out)
+{
+    cc_status s = check_sdf(b, sdf, "cc_builder_get_sdf_info");
+    if (s != CC_OK) return s;
+    if (!out) return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_get_sdf_info: out is NULL");
+    const cc_sdf_data* d = &b->sdfs[sdf].data;
+    memset(out, 0, sizeof *out);
+    out->mesh = b->sdfs[sdf].mesh;
+    out->scale = d->desc.scale;
+    out->voxel_size = d->desc.voxel;
+    out->samples[0] = d->desc.nx, out->samples[1] = d->desc.ny, out->samples[2] = d->desc.nz;
+    out->bricks = d->brick_count;
+    out->stored_bricks = d->stored;
+    out->edges = b->meshes[out->mesh].edge_count;
+    out->quantization_error = d->quantization_error;
+    out->device_bytes = sizeof(cc_sdf_desc) + sizeof(int) * (size_t)d->brick_count +
+                        sizeof(unsigned short) * (size_t)d->stored * CC_SDF_BRICK_SAMPLES +
+                        sizeof(float) * (size_t)d->coarse_count;
+    return cc_ok();
+}
+
+cc_status cc_builder_sample_sdf(const cc_builder* b, int sdf, const cc_vec3* points, int count, float* distances,
+                                cc_vec3* gradients)
+{
+    static const char* what = "cc_builder_sample_sdf";
+    cc_status s = check_sdf(b, sdf, what);
+    if (s != CC_OK) return s;
+    if (count < 0 || (count > 0 && (!points || !distances)))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: give count >= 0 points and a distance array", what);
+    const cc_sdf_data* d = &b->sdfs[sdf].data;
+    cc_sdf_ref ref;
+    ref.d = &d->desc;
+    ref.table = d->table;
+    ref.values = d->codes;
+    ref.coarse = d->coarse;
+    for (int i = 0; i < count; ++i)
+        if (!cc_is_finite_vec3(points[i])) return cc_fail(CC_ERR_NOT_FINITE, "%s: point %d holds NaN or infinity", what, i);
+    for (int i = 0; i < count; ++i) {
+        cc_vec3 g;
+        distances[i] = cc_sdf_distance(&ref, points[i], &g);
+        if (gradients) gradients[i] = g;
+    }
+    return cc_ok();
+}

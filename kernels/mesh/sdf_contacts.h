@@ -1,0 +1,175 @@
+/* Mesh against mesh through a signed distance field: the features of one
+ * mesh (its vertices, then its kept edges) sampled in the other's SDF.
+ *
+ * A vertex closer than the pair's threshold is a contact, its normal the
+ * field's gradient. An edge adds what its ends miss: where the field dips
+ * inside the edge (an edge crossing the other's edge or rim), and where a
+ * flat stretch of it (an edge lying on the other's face) ends inside the
+ * edge. The distance along the edge is piecewise trilinear, neither convex
+ * nor smooth, so the search brackets first and refines second: samples a
+ * voxel apart (at most CC_SDF_EDGE_STEPS) find the lowest sample; a dip
+ * there is refined by golden-section search between its neighbours, and a
+ * flat stretch (samples within CC_SDF_FLAT_VOXELS of the lowest) is
+ * followed to its ends, each found by bisection. Contacts are routed like
+ * the vertex route's (reduction votes, then the emit pass by fingerprint:
+ * ((feature * 2 + which) * 2 + side), side 1 for the second mesh). */
+#ifndef CC_KERNELS_MESH_SDF_CONTACTS_H
+#define CC_KERNELS_MESH_SDF_CONTACTS_H
+
+#include "kernels/mesh/context.h"
+
+#define CC_SDF_EDGE_STEPS 64
+/* Samples within this many voxels of an edge's lowest belong to its flat stretch. */
+#define CC_SDF_FLAT_VOXELS 0.02f
+#define CC_SDF_REFINE_STEPS 12
+
+/* Vertices and kept edges of mesh shape s: the features an SDF item walks. */
+CC_HD int cc_sdf_feature_count(const cc_model_view* m, int s)
+{
+    const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
+    return d->vertex_count + d->edge_count;
+}
+
+/* Whether the surface queries of mesh shape x against shape y go through
+ * y's SDF. */
+CC_HD int cc_sdf_route(const cc_model_view* m, int x, int y)
+{
+    return m->shape_geom[x].type == CC_SHAPE_MESH && m->shape_geom[y].type == CC_SHAPE_MESH && m->shape_sdf[y] >= 0;
+}
+
+/* The field along a segment of y's frame, at parameter t. */
+CC_HD float cc_sdf_along(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float t)
+{
+    cc_vec3 g;
+    return cc_sdf_distance(f, cc_v3_madd(l0, dl, t), &g);
+}
+
+/* One contact of x's point l (y's frame) with the surface of y, its normal
+ * the field's gradient at `toward` (l itself, or for the end of a flat
+ * stretch a point inside it: at the end the edge leaves y's face, where
+ * interpolation blends the face's normal with the rim's), when the field
+ * has a direction there. */
+CC_HD void cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l,
+                                cc_vec3 toward, int of_a, unsigned fingerprint)
+{
+    cc_vec3 g;
+    float d = cc_sdf_distance(f, l, &g);
+    if (toward.x != l.x || toward.y != l.y || toward.z != l.z) cc_sdf_distance(f, toward, &g);
+    float len = cc_v3_length(g);
+    if (!(len > 0.0f)) return;
+    cc_vec3 out = cc_tf_vector(py, cc_v3_scale(g, 1.0f / len));
+    cc_vec3 p = cc_tf_point(py, l);
+    /* Manifold conventions: normal from a to b, the midpoint, the core distance. */
+    cc_vec3 normal = of_a ? cc_v3_neg(out) : out;
+    cc_vec3 mid = cc_v3_madd(p, out, -0.5f * d);
+    cc_mesh_contact(x, mid, normal, d, cc_v3_scale(normal, d), fingerprint);
+}
+
+/* Where the field along the edge crosses `level` between parameters
+ * `inside` (at or below it) and `outside` (above). */
+CC_HD float cc_sdf_flat_end(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float inside, float outside, float level)
+{
+    for (int i = 0; i < CC_SDF_REFINE_STEPS; ++i) {
+        float mid = 0.5f * (inside + outside);
+        if (cc_sdf_along(f, l0, dl, mid) <= level) inside = mid;
+        else outside = mid;
+    }
+    return inside;
+}
+
+/* The lowest point of the field between parameters lo and hi, which
+ * bracket a dip (golden-section search). */
+CC_HD float cc_sdf_dip(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float lo, float hi)
+{
+    const float r = 0.381966f; /* 2 - golden ratio */
+    float a = lo + r * (hi - lo), b = hi - r * (hi - lo);
+    float fa = cc_sdf_along(f, l0, dl, a), fb = cc_sdf_along(f, l0, dl, b);
+    for (int i = 0; i < CC_SDF_REFINE_STEPS; ++i) {
+        if (fa <= fb) {
+            hi = b, b = a, fb = fa;
+            a = lo + r * (hi - lo);
+            fa = cc_sdf_along(f, l0, dl, a);
+        } else {
+            lo = a, a = b, fa = fb;
+            b = hi - r * (hi - lo);
+            fb = cc_sdf_along(f, l0, dl, b);
+        }
+    }
+    return fa <= fb ? a : b;
+}
+
+/* Edge l0 -> l1 (y's frame): contacts inside it that its ends miss. */
+CC_HD void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l0, cc_vec3 l1,
+                                float threshold, int of_a, unsigned base)
+{
+    cc_vec3 dl = cc_v3_sub(l1, l0);
+    float voxel = f->d->voxel, length = cc_v3_length(dl);
+    if (cc_sdf_ball_clear(f, cc_v3_madd(l0, dl, 0.5f), 0.5f * length, threshold)) return;
+    int steps = (int)ceilf(length / voxel);
+    steps = steps < 2 ? 2 : (steps > CC_SDF_EDGE_STEPS ? CC_SDF_EDGE_STEPS : steps);
+    float lowest = 3.4e38f;
+    int at = 0;
+    for (int k = 0; k <= steps; ++k) {
+        float v = cc_sdf_along(f, l0, dl, (float)k / (float)steps);
+        if (v < lowest) lowest = v, at = k;
+    }
+    /* Between two samples the field dips at most the sampling step below
+     * them (it changes at most ~sqrt(3) per metre across a cell). */
+    float step = length / (float)steps;
+    if (!(lowest - 1.7320508f * step < threshold)) return;
+    float level = lowest + CC_SDF_FLAT_VOXELS * voxel;
+    int first = at, last = at;
+    while (first > 0 && cc_sdf_along(f, l0, dl, (float)(first - 1) / (float)steps) <= level) --first;
+    while (last < steps && cc_sdf_along(f, l0, dl, (float)(last + 1) / (float)steps) <= level) ++last;
+    float inv = 1.0f / (float)steps;
+    if (first == last) {
+        if (at == 0 || at == steps) return; /* the end's vertex holds it */
+        float t = cc_sdf_dip(f, l0, dl, (float)(at - 1) * inv, (float)(at + 1) * inv);
+        cc_vec3 l = cc_v3_madd(l0, dl, t);
+        cc_sdf_point_contact(x, f, py, l, l, of_a, base);
+        return;
+    }
+    /* The normal of a flat stretch: at its middle sample. */
+    cc_vec3 middle = cc_v3_madd(l0, dl, (float)((first + last) / 2) * inv);
+    if (first > 0) {
+        float t = cc_sdf_flat_end(f, l0, dl, (float)first * inv, (float)(first - 1) * inv, level);
+        cc_sdf_point_contact(x, f, py, cc_v3_madd(l0, dl, t), middle, of_a, base);
+    }
+    if (last < steps) {
+        float t = cc_sdf_flat_end(f, l0, dl, (float)last * inv, (float)(last + 1) * inv, level);
+        cc_sdf_point_contact(x, f, py, cc_v3_madd(l0, dl, t), middle, of_a, base + 2u);
+    }
+}
+
+/* Features [element, +CHUNK) of mesh x (shape a when of_a, else b) against
+ * the SDF of the other. */
+CC_HD_CALL void cc_mesh_sdf_item(const cc_mesh_context* x, int of_a)
+{
+    const cc_model_view* m = x->m;
+    int sx = of_a ? x->a.shape : x->b.shape, sy = of_a ? x->b.shape : x->a.shape;
+    cc_sdf_ref f = cc_sdf_ref_of(m, sy);
+    const cc_mesh_desc* d = &m->meshes[m->shape_source[sx]];
+    cc_transform py = x->shape_pose[sy];
+    /* x's frame seen from y's, composed once for the chunk. */
+    cc_transform rel = cc_tf_mul(cc_tf_inverse(py), x->shape_pose[sx]);
+    cc_vec3 k = m->shape_geom[sx].size;
+    float threshold = cc_core_threshold(x->a, x->b);
+    unsigned side = of_a ? 0u : 1u;
+    int count = d->vertex_count + d->edge_count;
+    int end = x->item->element + (x->single ? 1 : CC_MESH_FEATURE_CHUNK);
+    end = end < count ? end : count;
+    for (int i = x->item->element; i < end; ++i) {
+        int e = m->mesh_feature_order[d->order_first + i];
+        if (e < d->vertex_count) {
+            cc_vec3 l = cc_tf_point(rel, cc_v3_mul(m->mesh_vertices[d->vertex_first + e], k));
+            cc_sdf_point_contact(x, &f, py, l, l, of_a, (unsigned)i * 4u + side);
+            continue;
+        }
+        cc_mesh_edge edge = m->mesh_edges[d->edge_first + (e - d->vertex_count)];
+        cc_vec3 l0 = cc_tf_point(rel, cc_v3_mul(m->mesh_vertices[edge.v[0]], k));
+        cc_vec3 l1 = cc_tf_point(rel, cc_v3_mul(m->mesh_vertices[edge.v[1]], k));
+        cc_sdf_edge_contacts(x, &f, py, l0, l1, threshold, of_a, (unsigned)i * 4u + side);
+    }
+}
+
+#endif

@@ -1,0 +1,201 @@
+/* Signed distance fields as kernels see them: sparse bricks of quantised
+ * samples, shared by every shape that uses them (like hulls and meshes).
+ *
+ * Samples lie on a lattice: sample (i, j, k) at origin + voxel * (i, j, k)
+ * in the shape's frame [m], nx * ny * nz of them, each count a multiple of
+ * CC_SDF_BRICK. The lattice is cut into bricks of CC_SDF_BRICK^3 samples;
+ * the brick table holds, per brick, the index of its stored block of
+ * samples, or CC_SDF_OUTSIDE / CC_SDF_INSIDE for a brick with no sample in
+ * the narrow band (every sample of it reads as the band's clamped value on
+ * that side). Stored samples are 16-bit codes over [band_lo, band_hi]: a
+ * value differs from the field it stores by at most
+ * (band_hi - band_lo) / (2 * 65535).
+ *
+ * Past the band the samples only say "at least this far". A coarse grid of
+ * exact signed distances at the brick corners (one more per axis than
+ * bricks) keeps a bound there: the field is 1-Lipschitz, so a point p is at
+ * least max over the corners c around it of (d(c) - |p - c|) outside, and
+ * the corners' interpolated gradient points the way out from deep inside.
+ * Beyond the lattice, the padding that the lattice keeps around the shape
+ * gives distance >= distance to the lattice + pad.
+ *
+ * Negative inside, positive outside; shape_margin is subtracted at sample
+ * time (it shrinks nothing that was built). */
+#ifndef CC_KERNELS_SHAPES_SDF_H
+#define CC_KERNELS_SHAPES_SDF_H
+
+#include "kernels/math/vec3.h"
+
+#define CC_SDF_BRICK 8
+#define CC_SDF_BRICK_SAMPLES (CC_SDF_BRICK * CC_SDF_BRICK * CC_SDF_BRICK)
+#define CC_SDF_OUTSIDE (-1) /* an empty brick wholly outside the band */
+#define CC_SDF_INSIDE (-2)  /* an empty brick wholly inside the band */
+#define CC_SDF_CODE_MAX 65535.0f
+
+typedef struct cc_sdf_desc {
+    cc_vec3 origin;       /* sample (0, 0, 0), shape frame [m] */
+    float voxel;          /* sample spacing [m] */
+    int nx, ny, nz;       /* samples per axis, multiples of CC_SDF_BRICK */
+    int table_first;      /* first brick entry in the brick-table pool */
+    int value_first;      /* first code in the value pool */
+    int coarse_first;     /* first corner in the coarse pool */
+    float band_lo, band_hi; /* quantisation range, the narrow band [m] */
+    float pad;            /* the lattice reaches at least this far past the shape [m] */
+    float shape_margin;   /* subtracted from every sample [m] */
+    int mesh;             /* the mesh it was built from, or -1 */
+    cc_vec3 scale;        /* the mesh scale baked in */
+} cc_sdf_desc;
+
+/* One field resolved from the pools. */
+typedef struct cc_sdf_ref {
+    const cc_sdf_desc* d;
+    const int* table;          /* bricks, x fastest */
+    const unsigned short* values;
+    const float* coarse;       /* (nx/8 + 1)(ny/8 + 1)(nz/8 + 1) corners, x fastest */
+} cc_sdf_ref;
+
+/* Sample (i, j, k), inside the lattice: a decoded code, or the band's
+ * clamped value for an empty brick. */
+CC_HD float cc_sdf_sample_value(const cc_sdf_ref* s, int i, int j, int k)
+{
+    const cc_sdf_desc* d = s->d;
+    int bx = d->nx / CC_SDF_BRICK, by = d->ny / CC_SDF_BRICK;
+    int brick = s->table[((k / CC_SDF_BRICK) * by + j / CC_SDF_BRICK) * bx + i / CC_SDF_BRICK];
+    if (brick == CC_SDF_OUTSIDE) return d->band_hi;
+    if (brick == CC_SDF_INSIDE) return d->band_lo;
+    int local = ((k % CC_SDF_BRICK) * CC_SDF_BRICK + j % CC_SDF_BRICK) * CC_SDF_BRICK + i % CC_SDF_BRICK;
+    float code = (float)s->values[(size_t)brick * CC_SDF_BRICK_SAMPLES + local];
+    return d->band_lo + code * ((d->band_hi - d->band_lo) / CC_SDF_CODE_MAX);
+}
+
+/* The 8 samples of cell (i, j, k), x fastest. A cell inside one brick
+ * (7 in 8 along each axis) reads the brick table once. */
+CC_HD void cc_sdf_cell_samples(const cc_sdf_ref* s, int i, int j, int k, float* c)
+{
+    const int last = CC_SDF_BRICK - 1;
+    if ((i % CC_SDF_BRICK) != last && (j % CC_SDF_BRICK) != last && (k % CC_SDF_BRICK) != last) {
+        const cc_sdf_desc* d = s->d;
+        int bx = d->nx / CC_SDF_BRICK, by = d->ny / CC_SDF_BRICK;
+        int brick = s->table[((k / CC_SDF_BRICK) * by + j / CC_SDF_BRICK) * bx + i / CC_SDF_BRICK];
+        if (brick < 0) {
+            float v = brick == CC_SDF_OUTSIDE ? d->band_hi : d->band_lo;
+            for (int n = 0; n < 8; ++n) c[n] = v;
+            return;
+        }
+        const unsigned short* codes = s->values + (size_t)brick * CC_SDF_BRICK_SAMPLES +
+                                      ((k % CC_SDF_BRICK) * CC_SDF_BRICK + j % CC_SDF_BRICK) * CC_SDF_BRICK +
+                                      i % CC_SDF_BRICK;
+        float step = (d->band_hi - d->band_lo) / CC_SDF_CODE_MAX;
+        for (int n = 0; n < 8; ++n) {
+            int off = ((n >> 2) * CC_SDF_BRICK + ((n >> 1) & 1)) * CC_SDF_BRICK + (n & 1);
+            c[n] = d->band_lo + (float)codes[off] * step;
+        }
+        return;
+    }
+    for (int n = 0; n < 8; ++n) c[n] = cc_sdf_sample_value(s, i + (n & 1), j + ((n >> 1) & 1), k + (n >> 2));
+}
+
+/* Trilinear weights' derivative helper: value and gradient (per unit of t)
+ * of the interpolation of corners c[8] (x fastest) at t in [0, 1]^3. */
+CC_HD float cc_sdf_trilinear(const float* c, cc_vec3 t, cc_vec3* grad)
+{
+    float x00 = c[0] + (c[1] - c[0]) * t.x, x10 = c[2] + (c[3] - c[2]) * t.x;
+    float x01 = c[4] + (c[5] - c[4]) * t.x, x11 = c[6] + (c[7] - c[6]) * t.x;
+    float y0 = x00 + (x10 - x00) * t.y, y1 = x01 + (x11 - x01) * t.y;
+    float dx0 = (c[1] - c[0]) + ((c[3] - c[2]) - (c[1] - c[0])) * t.y;
+    float dx1 = (c[5] - c[4]) + ((c[7] - c[6]) - (c[5] - c[4])) * t.y;
+    grad->x = dx0 + (dx1 - dx0) * t.z;
+    grad->y = (x10 - x00) + ((x11 - x01) - (x10 - x00)) * t.z;
+    grad->z = y1 - y0;
+    return y0 + (y1 - y0) * t.z;
+}
+
+/* Cell index and fraction of lattice coordinate u on an axis of n samples
+ * (u inside [0, n - 1]). */
+CC_HD int cc_sdf_cell(float u, int n, float* t)
+{
+    int c = (int)floorf(u);
+    c = c < 0 ? 0 : (c > n - 2 ? n - 2 : c);
+    *t = cc_clampf(u - (float)c, 0.0f, 1.0f);
+    return c;
+}
+
+/* The coarse grid at point u (lattice coordinates, inside the lattice):
+ * a lower bound of the distance and the interpolated gradient [per m]. */
+CC_HD float cc_sdf_coarse_bound(const cc_sdf_ref* s, cc_vec3 u, cc_vec3* grad)
+{
+    const cc_sdf_desc* d = s->d;
+    int cx = d->nx / CC_SDF_BRICK + 1, cy = d->ny / CC_SDF_BRICK + 1, cz = d->nz / CC_SDF_BRICK + 1;
+    cc_vec3 w = cc_v3_scale(u, 1.0f / CC_SDF_BRICK), t;
+    int i = cc_sdf_cell(w.x, cx, &t.x), j = cc_sdf_cell(w.y, cy, &t.y), k = cc_sdf_cell(w.z, cz, &t.z);
+    float c[8];
+    float bound = -3.4e38f, span = d->voxel * CC_SDF_BRICK;
+    for (int n = 0; n < 8; ++n) {
+        int di = n & 1, dj = (n >> 1) & 1, dk = n >> 2;
+        c[n] = s->coarse[((size_t)(k + dk) * cy + (j + dj)) * cx + (i + di)];
+        cc_vec3 off = cc_v3((t.x - (float)di) * span, (t.y - (float)dj) * span, (t.z - (float)dk) * span);
+        bound = cc_maxf(bound, c[n] - cc_v3_length(off));
+    }
+    cc_vec3 g;
+    cc_sdf_trilinear(c, t, &g);
+    *grad = cc_v3_scale(g, 1.0f / span);
+    return bound;
+}
+
+/* Signed distance from point p (the field's shape frame) to the surface,
+ * with its gradient (not normalised; zero where the field is flat). In the
+ * band it is the trilinear interpolation of the samples, which differs
+ * from the true distance by at most the quantisation bound plus the
+ * interpolation error of a voxel; past the band and the lattice, a lower
+ * bound outside and the band's value inside. */
+CC_HD float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
+{
+    const cc_sdf_desc* d = s->d;
+    float inv = 1.0f / d->voxel;
+    cc_vec3 u = cc_v3_scale(cc_v3_sub(p, d->origin), inv);
+    cc_vec3 top = cc_v3((float)(d->nx - 1), (float)(d->ny - 1), (float)(d->nz - 1));
+    cc_vec3 q = cc_v3_min(cc_v3_max(u, cc_v3(0.0f, 0.0f, 0.0f)), top);
+    cc_vec3 out = cc_v3_scale(cc_v3_sub(u, q), d->voxel);
+    float beyond = cc_v3_length(out);
+    cc_vec3 t;
+    int i = cc_sdf_cell(q.x, d->nx, &t.x), j = cc_sdf_cell(q.y, d->ny, &t.y), k = cc_sdf_cell(q.z, d->nz, &t.z);
+    float c[8];
+    cc_sdf_cell_samples(s, i, j, k, c);
+    int clamped_out = 0, clamped_in = 0;
+    for (int n = 0; n < 8; ++n) {
+        clamped_out += c[n] >= d->band_hi;
+        clamped_in += c[n] <= d->band_lo;
+    }
+    cc_vec3 g;
+    float v = cc_sdf_trilinear(c, t, &g);
+    g = cc_v3_scale(g, inv);
+    if (clamped_out == 8 || clamped_in == 8) {
+        /* Past the band: the samples only clamp; the coarse corners know more. */
+        cc_vec3 cg;
+        float bound = cc_sdf_coarse_bound(s, q, &cg);
+        v = clamped_out == 8 ? cc_maxf(v - 0.8660254f * d->voxel, bound) : v;
+        g = cg;
+    }
+    if (beyond > 0.0f) {
+        /* Off the lattice: at least the way to it plus the padding. */
+        v = cc_maxf(v - beyond, beyond + d->pad);
+        g = cc_v3_scale(out, 1.0f / beyond);
+    }
+    *grad = g;
+    return v - d->shape_margin;
+}
+
+/* Whether every point within `radius` of l lies farther than `threshold`
+ * from the field's surface, by the field at l alone. Interpolating the
+ * samples of a distance (1-Lipschitz) errs by at most half a cell's
+ * diagonal, 0.87 voxel, so the field at any point q of the ball is at
+ * least field(l) - radius - 2 * 0.87 voxel (and the bounds past the band
+ * and the lattice are lower bounds of the distance), which never culls a
+ * contact. */
+CC_HD int cc_sdf_ball_clear(const cc_sdf_ref* f, cc_vec3 l, float radius, float threshold)
+{
+    cc_vec3 g;
+    return cc_sdf_distance(f, l, &g) - radius - 1.75f * f->d->voxel > threshold;
+}
+
+#endif

@@ -1,0 +1,490 @@
+// Signed distance fields of meshes: the field against closed forms (a box,
+// a tessellated sphere), its sign in and out of the band and off the
+// lattice, its gradient, the quantisation bound, the sparse layout and its
+// memory, the edge simplification, and bad input.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <unistd.h>
+
+#include "host/geometry/winding.h"
+#include "kernels/mesh/bvh.h"
+#include "tests/support/mesh_util.h"
+
+using namespace cctest;
+
+namespace {
+
+bool have_openvdb()
+{
+    Builder b = make_builder();
+    int mesh = add_mesh_data(b.get(), box_mesh({1, 1, 1}));
+    return cc_builder_build_mesh_sdf(b.get(), mesh, nullptr, nullptr) == CC_OK;
+}
+
+#define REQUIRE_OPENVDB()                                                                        \
+    if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: " << cc_last_error_message()
+
+// Signed distance to the box [-h, h].
+float box_distance(cc_vec3 p, cc_vec3 h)
+{
+    float qx = std::fabs(p.x) - h.x, qy = std::fabs(p.y) - h.y, qz = std::fabs(p.z) - h.z;
+    float ox = std::max(qx, 0.0f), oy = std::max(qy, 0.0f), oz = std::max(qz, 0.0f);
+    return std::sqrt(ox * ox + oy * oy + oz * oz) + std::min(std::max(qx, std::max(qy, qz)), 0.0f);
+}
+
+// Unit direction from the nearest point of mesh m to p (brute force).
+cc_vec3 nearest_direction(const MeshData& m, cc_vec3 p)
+{
+    float best = INFINITY;
+    cc_vec3 dir{};
+    for (int t = 0; t < m.triangle_count(); ++t) {
+        const int* v = &m.triangles[3 * (size_t)t];
+        cc_vec3 q = cc_closest_point_on_triangle(p, m.vertices[v[0]], m.vertices[v[1]], m.vertices[v[2]]);
+        cc_vec3 d = cc_v3_sub(p, q);
+        float len = cc_v3_length(d);
+        if (len < best) best = len, dir = cc_v3_scale(d, 1.0f / len);
+    }
+    return dir;
+}
+
+struct Field {
+    Builder b;
+    int sdf = -1;
+    cc_sdf_info info{};
+};
+
+Field build(const MeshData& m, cc_sdf_def def = cc_default_sdf_def())
+{
+    Field f{make_builder()};
+    int mesh = add_mesh_data(f.b.get(), m);
+    EXPECT_EQ(cc_builder_build_mesh_sdf(f.b.get(), mesh, &def, &f.sdf), CC_OK) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_get_sdf_info(f.b.get(), f.sdf, &f.info), CC_OK);
+    return f;
+}
+
+float sample(const Field& f, cc_vec3 p, cc_vec3* g = nullptr)
+{
+    float d = 0.0f;
+    cc_vec3 grad{};
+    EXPECT_EQ(cc_builder_sample_sdf(f.b.get(), f.sdf, &p, 1, &d, &grad), CC_OK);
+    if (g) *g = grad;
+    return d;
+}
+
+TEST(Sdf, BoxFieldMatchesTheBoxDistanceWithinHalfAVoxel)
+{
+    REQUIRE_OPENVDB();
+    const cc_vec3 h = {0.3f, 0.2f, 0.1f};
+    Field f = build(box_mesh(h));
+    const float voxel = f.info.voxel_size;
+    EXPECT_NEAR(voxel, (0.6f + 0.1f) / 64.0f, 1e-6f);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    int inside_band = 0;
+    for (int i = 0; i < 20000; ++i) {
+        // Within the lattice: the bounds padded by the default margin.
+        cc_vec3 p = {0.35f * u(rng), 0.25f * u(rng), 0.15f * u(rng)};
+        float truth = box_distance(p, h), d = sample(f, p);
+        if (std::fabs(truth) < 0.09f) {
+            ++inside_band;
+            ASSERT_NEAR(d, truth, 0.5f * voxel) << p.x << " " << p.y << " " << p.z;
+        }
+        if (std::fabs(truth) > 0.5f * voxel) {
+            ASSERT_EQ(d > 0.0f, truth > 0.0f) << p.x << " " << p.y << " " << p.z;
+        }
+        if (truth > 0.0f) {
+            ASSERT_LE(d, truth + 0.5f * voxel) << "outside, the field never overstates the distance";
+        }
+    }
+    EXPECT_GT(inside_band, 10000);
+}
+
+TEST(Sdf, FarPointsGetALowerBoundOfTheirDistance)
+{
+    // Past the band and off the lattice the field keeps a lower bound that
+    // grows with the distance, and the right sign.
+    REQUIRE_OPENVDB();
+    const cc_vec3 h = {0.3f, 0.2f, 0.1f};
+    cc_sdf_def def = cc_default_sdf_def();
+    def.narrow_band_inner = -0.02f;
+    def.narrow_band_outer = 0.02f;
+    def.margin = 0.3f;
+    Field f = build(box_mesh(h), def);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-3.0f, 3.0f);
+    for (int i = 0; i < 5000; ++i) {
+        cc_vec3 p = {u(rng), u(rng), u(rng)};
+        float truth = box_distance(p, h), d = sample(f, p);
+        if (truth > 0.0f) {
+            ASSERT_LE(d, truth + 1e-5f) << p.x << " " << p.y << " " << p.z;
+            ASSERT_GE(d, std::min(truth, 0.02f) - f.info.voxel_size) << p.x << " " << p.y << " " << p.z;
+            if (truth > 0.5f) {
+                ASSERT_GT(d, 0.3f * truth) << "the bound follows the distance far out";
+            }
+        }
+    }
+    // Deep inside, past the band: negative, the band's depth at most.
+    EXPECT_LT(sample(f, {0.0f, 0.0f, 0.0f}), -0.019f);
+}
+
+TEST(Sdf, GradientIsUnitAwayFromEdgesAndPointsOut)
+{
+    REQUIRE_OPENVDB();
+    const cc_vec3 h = {0.3f, 0.2f, 0.1f};
+    Field f = build(box_mesh(h));
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    int checked = 0;
+    for (int i = 0; i < 5000; ++i) {
+        // Points near the top face, away from its rim: the field is linear there.
+        cc_vec3 p = {0.25f * u(rng), 0.15f * u(rng), 0.1f + 0.04f * u(rng)};
+        cc_vec3 g;
+        sample(f, p, &g);
+        float len = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+        ASSERT_NEAR(len, 1.0f, 1e-2f);
+        ASSERT_GT(g.z / len, 0.999f);
+        ++checked;
+    }
+    EXPECT_EQ(checked, 5000);
+}
+
+TEST(Sdf, TessellatedSphereMatchesTheSphereWithinHalfAVoxel)
+{
+    REQUIRE_OPENVDB();
+    const float r = 0.25f;
+    cc_sdf_def def = cc_default_sdf_def();
+    def.max_resolution = 128;
+    MeshData m = sphere_mesh(r, 4);
+    Field f = build(m, def);
+    const float voxel = f.info.voxel_size;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-0.3f, 0.3f); // the padded bounds: the lattice
+    for (int i = 0; i < 20000; ++i) {
+        cc_vec3 p = {u(rng), u(rng), u(rng)};
+        float len = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z), truth = len - r;
+        cc_vec3 g;
+        float d = sample(f, p, &g);
+        if (std::fabs(truth) < 0.09f) {
+            ASSERT_NEAR(d, truth, 0.5f * voxel) << p.x << " " << p.y << " " << p.z;
+        }
+        if (std::fabs(truth) > voxel) {
+            ASSERT_EQ(d > 0.0f, truth > 0.0f);
+        }
+        // Outside the polyhedron, over its vertices and edges, the distance
+        // curves with radius t (the distance itself), and interpolation
+        // stretches the gradient by up to about voxel / t there (measured:
+        // 3-5 % a few voxels out); inside, the bisectors of neighbouring
+        // faces are ridges that interpolation rounds off. The direction
+        // is what contacts use: within 5 degrees of the nearest point's
+        // (measured: 4 two voxels out).
+        if (truth > 2.0f * voxel && truth < 0.05f) {
+            float gl = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+            ASSERT_NEAR(gl, 1.0f, 0.5f * voxel / truth + 0.01f);
+            cc_vec3 n = nearest_direction(m, p);
+            ASSERT_GT((g.x * n.x + g.y * n.y + g.z * n.z) / gl, std::cos(5.0f * 3.14159265f / 180.0f))
+                << "the gradient points away from the nearest point of the mesh";
+        }
+    }
+}
+
+// A mesh with triangles removed: the box without its top face, or the
+// sphere with a cap torn off.
+MeshData without(MeshData m, bool (*drop)(cc_vec3 centroid))
+{
+    std::vector<int> kept;
+    for (int t = 0; t < m.triangle_count(); ++t) {
+        const int* v = &m.triangles[3 * (size_t)t];
+        cc_vec3 c = cc_v3_scale(cc_v3_add(m.vertices[v[0]], cc_v3_add(m.vertices[v[1]], m.vertices[v[2]])), 1.0f / 3.0f);
+        if (!drop(c)) kept.insert(kept.end(), v, v + 3);
+    }
+    m.triangles = kept;
+    return m;
+}
+
+TEST(Sdf, OpenMeshesAreSignedByTheirWindingNumber)
+{
+    REQUIRE_OPENVDB();
+    const MeshData open_box = without(box_mesh({0.3f, 0.2f, 0.1f}), [](cc_vec3 c) { return c.z > 0.09f; });
+    const MeshData torn_sphere = without(sphere_mesh(0.25f, 3), [](cc_vec3 c) { return c.z > 0.18f; });
+    for (const MeshData* m : {&open_box, &torn_sphere}) {
+        ASSERT_LT(m->triangle_count(), (int)(m == &open_box ? 12 : 512));
+        Field f = build(*m);
+        std::mt19937 rng(9);
+        std::uniform_real_distribution<float> u(-0.3f, 0.3f);
+        int inside = 0, outside = 0;
+        for (int i = 0; i < 3000; ++i) {
+            cc_vec3 p = {u(rng), u(rng), u(rng)};
+            double w = cc_winding_number_exact(m->vertices.data(), m->triangles.data(), m->triangle_count(), p);
+            float d = sample(f, p);
+            // Away from the surface and from the hole's rim, where w passes 1/2.
+            if (std::fabs(d) < f.info.voxel_size || std::fabs(w - 0.5) < 0.1) continue;
+            ASSERT_EQ(d < 0.0f, w > 0.5) << p.x << " " << p.y << " " << p.z << " w " << w << " d " << d;
+            (w > 0.5 ? inside : outside)++;
+        }
+        EXPECT_GT(inside, 100);
+        EXPECT_GT(outside, 100);
+    }
+}
+
+TEST(Sdf, FastWindingNumbersMatchTheExactSum)
+{
+    // The BVH evaluation (dipoles for far nodes) against every triangle's
+    // solid angle, on a closed and a torn sphere, near and far.
+    const MeshData closed = sphere_mesh(0.25f, 4);
+    const MeshData torn = without(closed, [](cc_vec3 c) { return c.z > 0.18f; });
+    for (const MeshData* m : {&closed, &torn}) {
+        cc_winding_tree tree;
+        ASSERT_EQ(cc_winding_tree_build(m->vertices.data(), m->triangles.data(), m->triangle_count(), &tree), CC_OK);
+        std::mt19937 rng(2);
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        for (int i = 0; i < 2000; ++i) {
+            cc_vec3 p = {u(rng), u(rng), u(rng)};
+            double exact = cc_winding_number_exact(m->vertices.data(), m->triangles.data(), m->triangle_count(), p);
+            ASSERT_NEAR(cc_winding_number(&tree, p), exact, 0.02) << p.x << " " << p.y << " " << p.z;
+        }
+        cc_winding_tree_free(&tree);
+    }
+}
+
+TEST(Sdf, QuantisationStaysWithinItsBound)
+{
+    REQUIRE_OPENVDB();
+    for (const MeshData& m : {box_mesh({0.3f, 0.2f, 0.1f}), sphere_mesh(0.25f, 3), tessellated_box_mesh({1, 2, 0.5f}, 4)}) {
+        Field f = build(m);
+        // Half a code step, and the rounding of the decoded float (2^-22 of the band).
+        const float bound = (0.1f - -0.1f) / (2.0f * 65535.0f) + 0.1f * std::ldexp(1.0f, -22);
+        EXPECT_LE(f.info.quantization_error, bound);
+        EXPECT_GT(f.info.quantization_error, 0.0f);
+    }
+}
+
+TEST(Sdf, BricksAreStoredOnlyWhereTheBandIs)
+{
+    REQUIRE_OPENVDB();
+    cc_sdf_def def = cc_default_sdf_def();
+    def.max_resolution = 128;
+    def.narrow_band_inner = -0.01f;
+    def.narrow_band_outer = 0.01f;
+    Field f = build(sphere_mesh(0.5f, 4), def);
+    EXPECT_EQ(f.info.bricks, (f.info.samples[0] / 8) * (f.info.samples[1] / 8) * (f.info.samples[2] / 8));
+    EXPECT_GT(f.info.stored_bricks, 0);
+    EXPECT_LT(f.info.stored_bricks, f.info.bricks / 2) << "a thin band leaves most bricks empty";
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(f.info.samples[k] % 8, 0);
+    // The model reports the SDF's bytes apart, and they are what the info says.
+    int body = add_body(f.b.get(), {0, 0, 0});
+    EXPECT_EQ(cc_builder_add_mesh(f.b.get(), body, 0, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    cc_model* model = nullptr;
+    ASSERT_EQ(cc_builder_finalize(f.b.get(), cc_device_cpu(), &model), CC_OK) << cc_last_error_message();
+    Model owned(model);
+    cc_model_memory mem;
+    ASSERT_EQ(cc_model_get_memory(model, &mem), CC_OK);
+    EXPECT_GE(mem.sdf_bytes, f.info.device_bytes);
+    EXPECT_LE(mem.sdf_bytes, f.info.device_bytes + 64);
+    EXPECT_EQ(mem.shape_bytes + mem.body_bytes + mem.filter_bytes + mem.geometry_bytes + mem.sdf_bytes,
+              cc_model_device_bytes(model));
+}
+
+TEST(Sdf, FlatEdgesAreLeftOutOfTheQueries)
+{
+    REQUIRE_OPENVDB();
+    // A box of 12 triangles has 18 edges; the 6 face diagonals are flat.
+    EXPECT_EQ(build(box_mesh({1, 1, 1})).info.edges, 12);
+    cc_sdf_def keep = cc_default_sdf_def();
+    keep.edge_lower_angle_threshold = -1.0f;
+    EXPECT_EQ(build(box_mesh({1, 1, 1}), keep).info.edges, 18);
+    // A tessellated box keeps only its 12 rims' segments.
+    EXPECT_EQ(build(tessellated_box_mesh({1, 1, 1}, 3)).info.edges, 12 * 3);
+}
+
+// The cache's tests: a build's progress calls (a hit reports 1 alone) and
+// the warnings logged meanwhile.
+struct CacheProbe {
+    std::vector<float> progress;
+    std::vector<std::string> warnings;
+};
+
+void on_progress(float f, void* user) { static_cast<CacheProbe*>(user)->progress.push_back(f); }
+void on_log(cc_log_level level, const char* message, void* user)
+{
+    if (level == CC_LOG_WARNING) static_cast<CacheProbe*>(user)->warnings.push_back(message);
+}
+
+struct CachedBuild {
+    Builder b;
+    int sdf = -1;
+    bool hit = false;
+    std::vector<std::string> warnings;
+};
+
+CachedBuild cached_build(const MeshData& m, cc_sdf_def def, const char* dir)
+{
+    CacheProbe probe;
+    def.cache_dir = dir;
+    def.progress = on_progress;
+    def.progress_user = &probe;
+    cc_set_log_callback(on_log, &probe);
+    CachedBuild r{make_builder(), -1, false, {}};
+    int mesh = add_mesh_data(r.b.get(), m);
+    EXPECT_EQ(cc_builder_build_mesh_sdf(r.b.get(), mesh, &def, &r.sdf), CC_OK) << cc_last_error_message();
+    cc_set_log_callback(nullptr, nullptr);
+    EXPECT_FALSE(probe.progress.empty());
+    if (!probe.progress.empty()) {
+        EXPECT_EQ(probe.progress.back(), 1.0f);
+    }
+    for (size_t i = 1; i < probe.progress.size(); ++i) EXPECT_GE(probe.progress[i], probe.progress[i - 1]);
+    r.hit = probe.progress.size() == 1;
+    r.warnings = probe.warnings;
+    return r;
+}
+
+std::vector<float> samples_of(const CachedBuild& c)
+{
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> u(-0.4f, 0.4f);
+    std::vector<cc_vec3> p(2000);
+    for (auto& x : p) x = {u(rng), u(rng), u(rng)};
+    std::vector<float> d(p.size());
+    EXPECT_EQ(cc_builder_sample_sdf(c.b.get(), c.sdf, p.data(), (int)p.size(), d.data(), nullptr), CC_OK);
+    return d;
+}
+
+std::string cache_file(const std::string& dir)
+{
+    std::string found;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) found = e.path().string();
+    return found;
+}
+
+TEST(Sdf, CacheHitsAreBitIdenticalAndEveryBuildParameterMisses)
+{
+    REQUIRE_OPENVDB();
+    std::string dir = std::filesystem::temp_directory_path() / ("cucontact-sdf-cache-" + std::to_string(getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const MeshData mesh = sphere_mesh(0.25f, 3);
+    const cc_sdf_def def = cc_default_sdf_def();
+    CachedBuild first = cached_build(mesh, def, dir.c_str());
+    EXPECT_FALSE(first.hit);
+    CachedBuild second = cached_build(mesh, def, dir.c_str());
+    EXPECT_TRUE(second.hit);
+    std::vector<float> a = samples_of(first), b = samples_of(second);
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), sizeof(float) * a.size()), 0) << "a hit is bit-identical";
+    // shape_margin is applied when sampled: it hits and shifts the field.
+    cc_sdf_def shrunk = def;
+    shrunk.shape_margin = 0.01f;
+    CachedBuild margin = cached_build(mesh, shrunk, dir.c_str());
+    EXPECT_TRUE(margin.hit);
+    std::vector<float> c = samples_of(margin);
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(c[i], a[i] - 0.01f);
+    // Every keyed parameter, and the mesh itself, misses.
+    std::vector<cc_sdf_def> changed(6, def);
+    changed[0].max_resolution = 72;
+    changed[1].target_voxel_size = 0.01f;
+    changed[2].narrow_band_inner = -0.05f;
+    changed[3].narrow_band_outer = 0.05f;
+    changed[4].margin = 0.06f;
+    changed[5].scale = {1.0f, 1.0f, 1.5f};
+    for (size_t i = 0; i < changed.size(); ++i) EXPECT_FALSE(cached_build(mesh, changed[i], dir.c_str()).hit) << i;
+    MeshData moved = mesh;
+    moved.vertices[3].x += 1e-4f;
+    EXPECT_FALSE(cached_build(moved, def, dir.c_str()).hit);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Sdf, ACorruptCacheFileIsRebuiltAndReplaced)
+{
+    REQUIRE_OPENVDB();
+    std::string dir = std::filesystem::temp_directory_path() / ("cucontact-sdf-corrupt-" + std::to_string(getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const MeshData mesh = box_mesh({0.3f, 0.2f, 0.1f});
+    const cc_sdf_def def = cc_default_sdf_def();
+    CachedBuild fresh = cached_build(mesh, def, dir.c_str());
+    std::vector<float> truth = samples_of(fresh);
+    const std::string file = cache_file(dir);
+    ASSERT_FALSE(file.empty());
+    const auto size = std::filesystem::file_size(file);
+    for (int damage = 0; damage < 3; ++damage) {
+        if (damage == 0) std::filesystem::resize_file(file, size / 2); // truncated
+        if (damage == 1) {                                             // one bit flipped in the codes
+            std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+            f.seekg((std::streamoff)(size / 2));
+            char ch = 0;
+            f.read(&ch, 1);
+            ch ^= 0x10;
+            f.seekp((std::streamoff)(size / 2));
+            f.write(&ch, 1);
+        }
+        if (damage == 2) { // someone else's bytes under the name
+            std::ofstream f(file, std::ios::binary | std::ios::trunc);
+            f << "not an SDF";
+        }
+        CachedBuild rebuilt = cached_build(mesh, def, dir.c_str());
+        EXPECT_FALSE(rebuilt.hit) << damage;
+        ASSERT_EQ(rebuilt.warnings.size(), 1u) << damage;
+        EXPECT_NE(rebuilt.warnings[0].find("corrupt"), std::string::npos);
+        std::vector<float> again = samples_of(rebuilt);
+        EXPECT_EQ(std::memcmp(again.data(), truth.data(), sizeof(float) * truth.size()), 0);
+        EXPECT_TRUE(cached_build(mesh, def, dir.c_str()).hit) << "the file was replaced";
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Sdf, AnUnusableCacheFolderIsAWarningNotAFailure)
+{
+    REQUIRE_OPENVDB();
+    // A folder under a regular file can be neither read nor written.
+    std::string file = std::filesystem::temp_directory_path() / ("cucontact-sdf-file-" + std::to_string(getpid()));
+    std::ofstream(file) << "x";
+    std::string dir = file + "/cache";
+    const MeshData mesh = box_mesh({0.3f, 0.2f, 0.1f});
+    CachedBuild built = cached_build(mesh, cc_default_sdf_def(), dir.c_str());
+    EXPECT_FALSE(built.hit);
+    ASSERT_GE(built.warnings.size(), 1u);
+    EXPECT_NE(built.warnings.back().find("cannot write"), std::string::npos) << built.warnings.back();
+    std::filesystem::remove(file);
+}
+
+TEST(Sdf, BadInputFailsAndChangesNothing)
+{
+    REQUIRE_OPENVDB();
+    Builder b = make_builder();
+    int box = add_mesh_data(b.get(), box_mesh({1, 1, 1}));
+    cc_sdf_def d = cc_default_sdf_def();
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), 7, &d, nullptr), CC_ERR_INVALID_ARGUMENT);
+    cc_sdf_def bad = d;
+    bad.max_resolution = 60;
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &bad, nullptr), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(cc_last_error_message()).find("max_resolution"), std::string::npos);
+    bad = d;
+    bad.narrow_band_inner = 0.1f;
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &bad, nullptr), CC_ERR_INVALID_ARGUMENT);
+    bad = d;
+    bad.scale = {1, NAN, 1};
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &bad, nullptr), CC_ERR_INVALID_SIZE);
+    bad = d;
+    bad.target_voxel_size = 1e-5f;
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &bad, nullptr), CC_ERR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(cc_last_error_message()).find("2^31"), std::string::npos);
+    cc_sdf_def raw;
+    std::memset(&raw, 0, sizeof raw);
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &raw, nullptr), CC_ERR_UNINITIALIZED_DEF);
+    EXPECT_EQ(cc_builder_sdf_count(b.get()), 0);
+    int sdf = -1;
+    ASSERT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &d, &sdf), CC_OK);
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &d, nullptr), CC_ERR_INVALID_ARGUMENT) << "one SDF per mesh and scale";
+    d.scale = {2, 2, 2};
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b.get(), box, &d, nullptr), CC_OK) << "another scale is another SDF";
+    EXPECT_EQ(cc_builder_sdf_count(b.get()), 2);
+    cc_vec3 p = {NAN, 0, 0};
+    float dist;
+    EXPECT_EQ(cc_builder_sample_sdf(b.get(), sdf, &p, 1, &dist, nullptr), CC_ERR_NOT_FINITE);
+    EXPECT_EQ(cc_builder_sample_sdf(b.get(), 5, &p, 1, &dist, nullptr), CC_ERR_INVALID_ARGUMENT);
+}
+
+} // namespace

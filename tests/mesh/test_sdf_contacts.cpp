@@ -1,0 +1,219 @@
+// Mesh against mesh through SDFs: two box meshes against the analytic
+// box-box depth, normal and support polygon; a plank across a narrow box
+// (edges crossing edges, where no vertex touches); the BVH route for a
+// mesh without an SDF; both orders; reduction; determinism.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kernels/contacts/reduction.h"
+#include "kernels/math/quat.h"
+#include "tests/support/mesh_util.h"
+
+using namespace cctest;
+
+namespace {
+
+class SdfContacts : public DeviceTest {};
+
+bool have_openvdb()
+{
+    Builder b = make_builder();
+    int mesh = add_mesh_data(b.get(), box_mesh({1, 1, 1}));
+    return cc_builder_build_mesh_sdf(b.get(), mesh, nullptr, nullptr) == CC_OK;
+}
+
+#define REQUIRE_OPENVDB()                                                                        \
+    if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: " << cc_last_error_message()
+
+// A box mesh of half extents h with an SDF of max_resolution `res`; -1 for none.
+int add_box_mesh(cc_builder* b, cc_vec3 h, int res, float* voxel = nullptr)
+{
+    int mesh = add_mesh_data(b, box_mesh(h));
+    if (res > 0) {
+        cc_sdf_def d = cc_default_sdf_def();
+        d.max_resolution = res;
+        int sdf = -1;
+        EXPECT_EQ(cc_builder_build_mesh_sdf(b, mesh, &d, &sdf), CC_OK) << cc_last_error_message();
+        cc_sdf_info info;
+        EXPECT_EQ(cc_builder_get_sdf_info(b, sdf, &info), CC_OK);
+        if (voxel) *voxel = info.voxel_size;
+    }
+    return mesh;
+}
+
+cc_pipeline_def plain_def(int reduce = 1)
+{
+    cc_pipeline_def d = cc_default_pipeline_def();
+    d.reduce_contacts = reduce;
+    return d;
+}
+
+float min_distance(const std::vector<cc_contact>& c)
+{
+    float d = INFINITY;
+    for (const auto& x : c) d = std::min(d, x.distance);
+    return d;
+}
+
+// A contact's point on the static shape `fixed` (world frame: its body is the world).
+cc_vec3 fixed_point(const cc_contact& c, int fixed) { return c.shape0 == fixed ? c.point0 : c.point1; }
+
+TEST_P(SdfContacts, BoxOnBoxMatchesTheAnalyticDepthNormalAndSupport)
+{
+    // A small box mesh sunk 2 mm into a large one: the depth of the
+    // analytic pair within a voxel, the normal within 2 degrees, and
+    // contacts at the four corners of the small box's bottom face.
+    REQUIRE_OPENVDB();
+    for (int order = 0; order < 2; ++order) {
+        Builder b = make_builder(0.01f);
+        float voxel = 0.0f;
+        int big = -1, small = -1;
+        if (order == 0) {
+            big = add_box_mesh(b.get(), {0.5f, 0.5f, 0.5f}, 64, &voxel);
+            small = add_box_mesh(b.get(), {0.1f, 0.1f, 0.1f}, 64);
+        } else {
+            small = add_box_mesh(b.get(), {0.1f, 0.1f, 0.1f}, 64);
+            big = add_box_mesh(b.get(), {0.5f, 0.5f, 0.5f}, 64, &voxel);
+        }
+        int body = add_body(b.get(), {0.1f, 0.05f, 0.598f});
+        int fixed = -1;
+        ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, big, {1, 1, 1}, nullptr, &fixed), CC_OK);
+        ASSERT_EQ(cc_builder_add_mesh(b.get(), body, small, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        World w;
+        ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+        std::vector<cc_contact> c = collide(w);
+        ASSERT_GE(c.size(), 4u);
+        EXPECT_NEAR(min_distance(c), -0.002f, voxel);
+        float lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+        for (const auto& x : c) {
+            EXPECT_GT(x.normal.z, std::cos(2.0f * 3.14159265f / 180.0f)) << "d " << x.distance;
+            cc_vec3 p = fixed_point(x, fixed);
+            EXPECT_NEAR(p.z, 0.5f, voxel);
+            lo_x = std::min(lo_x, p.x), hi_x = std::max(hi_x, p.x), lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
+        }
+        // The support polygon: the bottom face [0, 0.2] x [-0.05, 0.15].
+        EXPECT_NEAR(lo_x, 0.0f, 1e-4f);
+        EXPECT_NEAR(hi_x, 0.2f, 1e-4f);
+        EXPECT_NEAR(lo_y, -0.05f, 1e-4f);
+        EXPECT_NEAR(hi_y, 0.15f, 1e-4f);
+    }
+}
+
+TEST_P(SdfContacts, APlankAcrossANarrowBoxRestsOnTheCrossingsOfTheirEdges)
+{
+    // No vertex of either box lies over the other: the contacts come from
+    // the edges, where the plank's bottom edges cross the narrow box's top
+    // edges, at (+-0.1, +-0.1). Without SDFs the vertex route finds none.
+    REQUIRE_OPENVDB();
+    for (int res : {0, 64}) {
+        Builder b = make_builder(0.01f);
+        float voxel = 0.0f;
+        int narrow = add_box_mesh(b.get(), {0.1f, 0.5f, 0.1f}, res, &voxel);
+        int plank = add_box_mesh(b.get(), {0.5f, 0.1f, 0.02f}, res);
+        int fixed = -1;
+        ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, narrow, {1, 1, 1}, nullptr, &fixed), CC_OK);
+        int body = add_body(b.get(), {0.0f, 0.0f, 0.119f});
+        ASSERT_EQ(cc_builder_add_mesh(b.get(), body, plank, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        World w;
+        ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+        std::vector<cc_contact> c = collide(w);
+        if (res == 0) {
+            EXPECT_EQ(c.size(), 0u) << "the vertex route misses crossing edges";
+            continue;
+        }
+        ASSERT_GE(c.size(), 4u);
+        EXPECT_NEAR(min_distance(c), -0.001f, voxel);
+        int corners[4] = {0, 0, 0, 0};
+        for (const auto& x : c) {
+            EXPECT_GT(x.normal.z, 0.999f);
+            cc_vec3 p = fixed_point(x, fixed);
+            EXPECT_LE(std::fabs(p.x), 0.1f + voxel);
+            EXPECT_LE(std::fabs(p.y), 0.1f + voxel);
+            if (std::fabs(std::fabs(p.x) - 0.1f) < voxel && std::fabs(std::fabs(p.y) - 0.1f) < voxel)
+                corners[(p.x > 0) + 2 * (p.y > 0)]++;
+        }
+        for (int k = 0; k < 4; ++k) EXPECT_GE(corners[k], 1) << "corner " << k;
+    }
+}
+
+TEST_P(SdfContacts, AMeshWithoutAnSdfIsQueriedThroughTheOtherOnesField)
+{
+    // Only the large box has an SDF: the small box's corners and edges go
+    // through it; the large box's vertices go through the small one's BVH.
+    REQUIRE_OPENVDB();
+    Builder b = make_builder(0.01f);
+    float voxel = 0.0f;
+    int big = add_box_mesh(b.get(), {0.5f, 0.5f, 0.5f}, 64, &voxel);
+    int small = add_box_mesh(b.get(), {0.1f, 0.1f, 0.1f}, 0);
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, big, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    int body = add_body(b.get(), {0.1f, 0.05f, 0.598f});
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), body, small, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> c = collide(w);
+    ASSERT_EQ(c.size(), 4u);
+    for (const auto& x : c) {
+        EXPECT_NEAR(x.distance, -0.002f, voxel);
+        EXPECT_GT(x.normal.z, 0.9995f);
+    }
+}
+
+TEST_P(SdfContacts, AnSdfAtAnotherScaleLeavesTheShapeOnTheBvhRoute)
+{
+    // The SDF was built at scale 1; a shape of the mesh at scale 2 keeps
+    // the vertex route, with the right (scaled) answer.
+    REQUIRE_OPENVDB();
+    Builder b = make_builder(0.01f);
+    int big = add_box_mesh(b.get(), {0.25f, 0.25f, 0.25f}, 64);
+    int small = add_box_mesh(b.get(), {0.1f, 0.1f, 0.1f}, 64);
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, big, {2, 2, 2}, nullptr, nullptr), CC_OK);
+    int body = add_body(b.get(), {0.1f, 0.05f, 0.598f});
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), body, small, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> c = collide(w);
+    ASSERT_GE(c.size(), 4u);
+    EXPECT_NEAR(min_distance(c), -0.002f, 1e-5f);
+}
+
+TEST_P(SdfContacts, ContactsRepeatToTheBitAndStayWithinTheReductionBound)
+{
+    // A tessellated box lying tilted in another: many raw contacts, reduced
+    // to the per-pair bound, the same rows on every call.
+    REQUIRE_OPENVDB();
+    Builder b = make_builder(0.01f);
+    int big = add_mesh_data(b.get(), tessellated_box_mesh({0.5f, 0.5f, 0.5f}, 8));
+    int small = add_mesh_data(b.get(), tessellated_box_mesh({0.2f, 0.15f, 0.1f}, 6));
+    cc_sdf_def d = cc_default_sdf_def();
+    ASSERT_EQ(cc_builder_build_mesh_sdf(b.get(), big, &d, nullptr), CC_OK) << cc_last_error_message();
+    ASSERT_EQ(cc_builder_build_mesh_sdf(b.get(), small, &d, nullptr), CC_OK) << cc_last_error_message();
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, big, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    const cc_quat q = {0.0499792f, 0.0299875f, 0.0f, 0.998300f};
+    int body = add_body(b.get(), {0.05f, -0.1f, 0.59f}, q);
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), body, small, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    World w;
+    cc_pipeline_def def = plain_def();
+    def.deterministic = 1;
+    ASSERT_EQ(make_world(b.get(), device(), def, &w), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> first = collide(w), second = collide(w);
+    ASSERT_GT(first.size(), 2u);
+    EXPECT_LE(first.size(), (size_t)CC_REDUCE_SLOTS);
+    ASSERT_EQ(first.size(), second.size());
+    for (size_t i = 0; i < first.size(); ++i) EXPECT_EQ(std::memcmp(&first[i], &second[i], sizeof first[i]), 0) << i;
+    // The deepest contact is the small box's lowest corner, straight up.
+    float lowest = INFINITY;
+    for (int k = 0; k < 8; ++k) {
+        cc_vec3 corner = {(k & 1) ? 0.2f : -0.2f, (k & 2) ? 0.15f : -0.15f, (k & 4) ? 0.1f : -0.1f};
+        lowest = std::min(lowest, 0.59f + cc_q_rotate(cc_q_normalize(q), corner).z);
+    }
+    auto deepest = std::min_element(first.begin(), first.end(),
+                                    [](const cc_contact& a, const cc_contact& c) { return a.distance < c.distance; });
+    float voxel = (1.0f + 0.1f) / 64.0f;
+    EXPECT_NEAR(deepest->distance, lowest - 0.5f, voxel);
+    EXPECT_GT(deepest->normal.z, std::cos(2.0f * 3.14159265f / 180.0f));
+}
+
+CC_INSTANTIATE_DEVICE_TEST(SdfContacts);
+
+} // namespace
