@@ -65,11 +65,6 @@ static float nearest_distance(cc_vec3 p, const cc_bvh_node* nodes, const int* pr
     return sqrtf(best);
 }
 
-/* Exact distances: OpenVDB's level set says where the band lies and which
- * side is inside, and the nearest triangle how far. (OpenVDB's own values
- * a few voxels off the surface are off by a few hundredths of a voxel,
- * which bends the field's gradient by several percent.) The band's
- * samples, clamped to the band, then the brick corners. */
 /* Whether p is inside: OpenVDB's sign `vdb` for a closed mesh, the
  * winding number for an open one (tree non-NULL). */
 static int inside_at(const cc_winding_tree* tree, cc_vec3 p, float vdb)
@@ -117,10 +112,15 @@ static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tr
     return CC_OK;
 }
 
+/* Exact distances: OpenVDB's level set says where the band lies and which
+ * side is inside, and the nearest triangle how far (OpenVDB's own values,
+ * propagated outward from the surface, are off by up to 0.15 voxel two or
+ * three voxels out on a tessellated sphere). The band's samples, clamped to
+ * the band, then the brick corners. */
 static cc_status exact_distances(const cc_vec3* v, const int* tris, int triangle_count, cc_sdf_volume* vol,
-                                 const cc_winding_tree* tree, const cc_sdf_def* def, cc_sdf_data* out)
+                                 const cc_winding_tree* tree, float band_lo, float band_hi, const cc_sdf_def* def,
+                                 cc_sdf_data* out)
 {
-    float band_lo = def->narrow_band_inner, band_hi = def->narrow_band_outer;
     cc_bvh_node* nodes = NULL;
     int node_count = 0, *prims = NULL;
     cc_status s = cc_mesh_bvh_build(v, tris, triangle_count, &nodes, &node_count, &prims);
@@ -185,16 +185,20 @@ cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* tri
         hi = cc_v3_max(hi, scaled[i]);
     }
     float voxel = cc_sdf_voxel_size(def, lo, hi);
+    /* The stored band: the def's, at most CC_SDF_BAND_VOXELS either side. */
+    float band_lo = fmaxf(def->narrow_band_inner, -CC_SDF_BAND_VOXELS * voxel);
+    float band_hi = fminf(def->narrow_band_outer, CC_SDF_BAND_VOXELS * voxel);
     cc_vec3 pad = cc_v3(def->margin, def->margin, def->margin);
     cc_sdf_volume vol;
     cc_winding_tree tree;
     memset(&tree, 0, sizeof tree);
     cc_status s = cc_sdf_volume_build(scaled, vertex_count, triangles, triangle_count, closed, voxel, cc_v3_sub(lo, pad),
-                                      cc_v3_add(hi, pad), def->narrow_band_inner, def->narrow_band_outer, &vol);
+                                      cc_v3_add(hi, pad), band_lo, band_hi, &vol);
     report(def, 0.3f);
     if (s == CC_OK && !closed) s = cc_winding_tree_build(scaled, triangles, triangle_count, &tree);
     if (s == CC_OK && !closed) s = sign_open_lattice(&vol, &tree);
-    if (s == CC_OK) s = exact_distances(scaled, triangles, triangle_count, &vol, closed ? NULL : &tree, def, out);
+    if (s == CC_OK)
+        s = exact_distances(scaled, triangles, triangle_count, &vol, closed ? NULL : &tree, band_lo, band_hi, def, out);
     cc_winding_tree_free(&tree);
     cc_host_free(scaled);
     if (s != CC_OK) {
@@ -206,8 +210,8 @@ cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* tri
     d->origin = vol.origin;
     d->voxel = vol.voxel;
     d->nx = vol.nx, d->ny = vol.ny, d->nz = vol.nz;
-    d->band_lo = def->narrow_band_inner;
-    d->band_hi = def->narrow_band_outer;
+    d->band_lo = band_lo;
+    d->band_hi = band_hi;
     /* The lattice covers the padded bounds, so a point off it is at least
      * the padding from the mesh's bounds. */
     d->pad = def->margin;

@@ -149,6 +149,8 @@ cc_status cc_builder_get_sdf_info(const cc_builder* b, int sdf, cc_sdf_info* out
     out->mesh = b->sdfs[sdf].mesh;
     out->scale = d->desc.scale;
     out->voxel_size = d->desc.voxel;
+    out->band[0] = d->desc.band_lo;
+    out->band[1] = d->desc.band_hi;
     out->samples[0] = d->desc.nx, out->samples[1] = d->desc.ny, out->samples[2] = d->desc.nz;
     out->bricks = d->brick_count;
     out->stored_bricks = d->stored;

@@ -61,6 +61,7 @@ typedef struct cc_sdf_info {
     int mesh;                  ///< the mesh it was built from
     cc_vec3 scale;             ///< the scale baked in
     float voxel_size;          ///< [m]
+    float band[2];             ///< the band stored: the def's, at most 8 voxels either side [m]
     int samples[3];            ///< lattice samples per axis
     int bricks;                ///< bricks of the lattice
     int stored_bricks;         ///< bricks holding samples (the rest are empty)

@@ -8,9 +8,10 @@
  * edge. The distance along the edge is piecewise trilinear, neither convex
  * nor smooth, so the search brackets first and refines second: samples a
  * voxel apart (at most CC_SDF_EDGE_STEPS) find the lowest sample; a dip
- * there is refined by golden-section search between its neighbours, and a
- * flat stretch (samples within CC_SDF_FLAT_VOXELS of the lowest) is
- * followed to its ends, each found by bisection. Contacts are routed like
+ * there is refined by the parabola through it and its neighbours (the field
+ * is smooth within a cell, and one more sample keeps the lower of the two),
+ * and a flat stretch (samples within CC_SDF_FLAT_VOXELS of the lowest) is
+ * followed to its ends, each found by bisection to 1/256 of a step. Contacts are routed like
  * the vertex route's (reduction votes, then the emit pass by fingerprint:
  * ((feature * 2 + which) * 2 + side), side 1 for the second mesh). */
 #ifndef CC_KERNELS_MESH_SDF_CONTACTS_H
@@ -21,7 +22,7 @@
 #define CC_SDF_EDGE_STEPS 64
 /* Samples within this many voxels of an edge's lowest belong to its flat stretch. */
 #define CC_SDF_FLAT_VOXELS 0.02f
-#define CC_SDF_REFINE_STEPS 12
+#define CC_SDF_REFINE_STEPS 8
 
 /* Vertices and kept edges of mesh shape s: the features an SDF item walks. */
 CC_HD int cc_sdf_feature_count(const cc_model_view* m, int s)
@@ -54,6 +55,8 @@ CC_HD void cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref* f, c
 {
     cc_vec3 g;
     float d = cc_sdf_distance(f, l, &g);
+    /* What cc_mesh_contact would drop, dropped before the normal is made. */
+    if (x->pass == CC_MESH_PASS_EMIT ? fingerprint != x->emit_print : !(d < cc_core_threshold(x->a, x->b))) return;
     if (toward.x != l.x || toward.y != l.y || toward.z != l.z) cc_sdf_distance(f, toward, &g);
     float len = cc_v3_length(g);
     if (!(len > 0.0f)) return;
@@ -77,25 +80,18 @@ CC_HD float cc_sdf_flat_end(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float i
     return inside;
 }
 
-/* The lowest point of the field between parameters lo and hi, which
- * bracket a dip (golden-section search). */
-CC_HD float cc_sdf_dip(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float lo, float hi)
+/* The lowest point of the dip around sample `at` of an edge sampled every
+ * `inv` of its length, from the samples before, at and after it: the
+ * parabola's vertex when the field there is lower still, else the sample. */
+CC_HD float cc_sdf_dip(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, int at, float inv, float before, float lowest,
+                       float after)
 {
-    const float r = 0.381966f; /* 2 - golden ratio */
-    float a = lo + r * (hi - lo), b = hi - r * (hi - lo);
-    float fa = cc_sdf_along(f, l0, dl, a), fb = cc_sdf_along(f, l0, dl, b);
-    for (int i = 0; i < CC_SDF_REFINE_STEPS; ++i) {
-        if (fa <= fb) {
-            hi = b, b = a, fb = fa;
-            a = lo + r * (hi - lo);
-            fa = cc_sdf_along(f, l0, dl, a);
-        } else {
-            lo = a, a = b, fa = fb;
-            b = hi - r * (hi - lo);
-            fb = cc_sdf_along(f, l0, dl, b);
-        }
-    }
-    return fa <= fb ? a : b;
+    float curve = before - 2.0f * lowest + after;
+    float t = (float)at * inv;
+    if (!(curve > 0.0f)) return t;
+    float shift = cc_clampf(0.5f * (before - after) / curve, -1.0f, 1.0f);
+    float vertex = ((float)at + shift) * inv;
+    return cc_sdf_along(f, l0, dl, vertex) < lowest ? vertex : t;
 }
 
 /* Edge l0 -> l1 (y's frame): contacts inside it that its ends miss. */
@@ -107,11 +103,13 @@ CC_HD void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref* f, c
     if (cc_sdf_ball_clear(f, cc_v3_madd(l0, dl, 0.5f), 0.5f * length, threshold)) return;
     int steps = (int)ceilf(length / voxel);
     steps = steps < 2 ? 2 : (steps > CC_SDF_EDGE_STEPS ? CC_SDF_EDGE_STEPS : steps);
-    float lowest = 3.4e38f;
+    float lowest = 3.4e38f, previous = 0.0f, before = 0.0f, after = 0.0f;
     int at = 0;
     for (int k = 0; k <= steps; ++k) {
         float v = cc_sdf_along(f, l0, dl, (float)k / (float)steps);
-        if (v < lowest) lowest = v, at = k;
+        if (v < lowest) lowest = v, at = k, before = previous;
+        if (k == at + 1) after = v;
+        previous = v;
     }
     /* Between two samples the field dips at most the sampling step below
      * them (it changes at most ~sqrt(3) per metre across a cell). */
@@ -124,7 +122,7 @@ CC_HD void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref* f, c
     float inv = 1.0f / (float)steps;
     if (first == last) {
         if (at == 0 || at == steps) return; /* the end's vertex holds it */
-        float t = cc_sdf_dip(f, l0, dl, (float)(at - 1) * inv, (float)(at + 1) * inv);
+        float t = cc_sdf_dip(f, l0, dl, at, inv, before, lowest, after);
         cc_vec3 l = cc_v3_madd(l0, dl, t);
         cc_sdf_point_contact(x, f, py, l, l, of_a, base);
         return;

@@ -14,8 +14,10 @@
  * Past the band the samples only say "at least this far". A coarse grid of
  * exact signed distances at the brick corners (one more per axis than
  * bricks) keeps a bound there: the field is 1-Lipschitz, so a point p is at
- * least max over the corners c around it of (d(c) - |p - c|) outside, and
- * the corners' interpolated gradient points the way out from deep inside.
+ * least max over the corners c around it of (d(c) - |p - c|) outside;
+ * deep inside, the corners' interpolation estimates the depth and its
+ * gradient points the way out. The band stored is the def's, at most
+ * CC_SDF_BAND_VOXELS either side.
  * Beyond the lattice, the padding that the lattice keeps around the shape
  * gives distance >= distance to the lattice + pad.
  *
@@ -31,6 +33,10 @@
 #define CC_SDF_OUTSIDE (-1) /* an empty brick wholly outside the band */
 #define CC_SDF_INSIDE (-2)  /* an empty brick wholly inside the band */
 #define CC_SDF_CODE_MAX 65535.0f
+/* The stored band is the def's, at most this many voxels either side of
+ * the surface: beyond, the coarse corners bound the distance, so memory and
+ * build time grow with the surface, not the volume. */
+#define CC_SDF_BAND_VOXELS 8.0f
 
 typedef struct cc_sdf_desc {
     cc_vec3 origin;       /* sample (0, 0, 0), shape frame [m] */
@@ -121,8 +127,9 @@ CC_HD int cc_sdf_cell(float u, int n, float* t)
 }
 
 /* The coarse grid at point u (lattice coordinates, inside the lattice):
- * a lower bound of the distance and the interpolated gradient [per m]. */
-CC_HD float cc_sdf_coarse_bound(const cc_sdf_ref* s, cc_vec3 u, cc_vec3* grad)
+ * a lower bound of the distance, and the corners' interpolated value and
+ * gradient [per m]. */
+CC_HD float cc_sdf_coarse_bound(const cc_sdf_ref* s, cc_vec3 u, float* interpolated, cc_vec3* grad)
 {
     const cc_sdf_desc* d = s->d;
     int cx = d->nx / CC_SDF_BRICK + 1, cy = d->ny / CC_SDF_BRICK + 1, cz = d->nz / CC_SDF_BRICK + 1;
@@ -137,7 +144,7 @@ CC_HD float cc_sdf_coarse_bound(const cc_sdf_ref* s, cc_vec3 u, cc_vec3* grad)
         bound = cc_maxf(bound, c[n] - cc_v3_length(off));
     }
     cc_vec3 g;
-    cc_sdf_trilinear(c, t, &g);
+    *interpolated = cc_sdf_trilinear(c, t, &g);
     *grad = cc_v3_scale(g, 1.0f / span);
     return bound;
 }
@@ -170,10 +177,13 @@ CC_HD float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
     float v = cc_sdf_trilinear(c, t, &g);
     g = cc_v3_scale(g, inv);
     if (clamped_out == 8 || clamped_in == 8) {
-        /* Past the band: the samples only clamp; the coarse corners know more. */
+        /* Past the band the samples only clamp; the coarse corners know
+         * more: outside a lower bound, inside an estimate of the depth
+         * (their interpolation, within about a brick of it) and the way out. */
         cc_vec3 cg;
-        float bound = cc_sdf_coarse_bound(s, q, &cg);
-        v = clamped_out == 8 ? cc_maxf(v - 0.8660254f * d->voxel, bound) : v;
+        float coarse;
+        float bound = cc_sdf_coarse_bound(s, q, &coarse, &cg);
+        v = clamped_out == 8 ? cc_maxf(v - 0.8660254f * d->voxel, bound) : cc_minf(v, coarse);
         g = cg;
     }
     if (beyond > 0.0f) {

@@ -90,7 +90,7 @@ TEST(Sdf, BoxFieldMatchesTheBoxDistanceWithinHalfAVoxel)
         // Within the lattice: the bounds padded by the default margin.
         cc_vec3 p = {0.35f * u(rng), 0.25f * u(rng), 0.15f * u(rng)};
         float truth = box_distance(p, h), d = sample(f, p);
-        if (std::fabs(truth) < 0.09f) {
+        if (truth > f.info.band[0] + voxel && truth < f.info.band[1] - voxel) {
             ++inside_band;
             ASSERT_NEAR(d, truth, 0.5f * voxel) << p.x << " " << p.y << " " << p.z;
         }
@@ -164,13 +164,25 @@ TEST(Sdf, TessellatedSphereMatchesTheSphereWithinHalfAVoxel)
     const float voxel = f.info.voxel_size;
     std::mt19937 rng(5);
     std::uniform_real_distribution<float> u(-0.3f, 0.3f); // the padded bounds: the lattice
+    int in_band = 0;
     for (int i = 0; i < 20000; ++i) {
         cc_vec3 p = {u(rng), u(rng), u(rng)};
         float len = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z), truth = len - r;
         cc_vec3 g;
         float d = sample(f, p, &g);
-        if (std::fabs(truth) < 0.09f) {
+        if (truth > f.info.band[0] + voxel && truth < f.info.band[1] - voxel) {
             ASSERT_NEAR(d, truth, 0.5f * voxel) << p.x << " " << p.y << " " << p.z;
+            ++in_band;
+        }
+        // Deeper than the band: the coarse corners' estimate, within half a
+        // brick's diagonal, and a gradient pointing out.
+        if (truth < f.info.band[0] - 2.0f * voxel) {
+            ASSERT_LE(d, f.info.band[0] + voxel);
+            ASSERT_NEAR(d, truth, 0.87f * 8.0f * voxel);
+            if (len > 0.1f) {
+                float gl = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
+                ASSERT_GT((g.x * p.x + g.y * p.y + g.z * p.z) / (gl * len), 0.9f);
+            }
         }
         if (std::fabs(truth) > voxel) {
             ASSERT_EQ(d > 0.0f, truth > 0.0f);
@@ -182,7 +194,7 @@ TEST(Sdf, TessellatedSphereMatchesTheSphereWithinHalfAVoxel)
         // faces are ridges that interpolation rounds off. The direction
         // is what contacts use: within 5 degrees of the nearest point's
         // (measured: 4 two voxels out).
-        if (truth > 2.0f * voxel && truth < 0.05f) {
+        if (truth > 2.0f * voxel && truth < f.info.band[1] - voxel) {
             float gl = std::sqrt(g.x * g.x + g.y * g.y + g.z * g.z);
             ASSERT_NEAR(gl, 1.0f, 0.5f * voxel / truth + 0.01f);
             cc_vec3 n = nearest_direction(m, p);
@@ -190,6 +202,7 @@ TEST(Sdf, TessellatedSphereMatchesTheSphereWithinHalfAVoxel)
                 << "the gradient points away from the nearest point of the mesh";
         }
     }
+    EXPECT_GT(in_band, 3000);
 }
 
 // A mesh with triangles removed: the box without its top face, or the
