@@ -23,6 +23,11 @@ void cc_testing_jitter_mesh_emit(cc_pipeline* p, float relative);
  * and convex shapes); CC_OK when it fits. */
 cc_status cc_testing_key_layout(int shape_count, uint64_t sub_count, cc_key_layout* out);
 
+/* SDF builds on this process: 0 finds the band and the signs without
+ * OpenVDB, as a build without it does; 1 (the default) uses OpenVDB when
+ * the build has it. */
+void cc_testing_sdf_use_openvdb(int on);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,11 +8,15 @@
 #include "host/geometry/bvh_build.h"
 #include "host/geometry/sdf_volume.h"
 #include "host/geometry/winding.h"
+#include "host/testing.h"
 #include "kernels/math/closest_points.h"
 
 #if defined(_OPENMP)
 #include <omp.h>
 #endif
+
+static int use_openvdb = 1;
+void cc_testing_sdf_use_openvdb(int on) { use_openvdb = on != 0; }
 
 static void report(const cc_sdf_def* def, float fraction)
 {
@@ -117,14 +121,58 @@ static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tr
  * propagated outward from the surface, are off by up to 0.15 voxel two or
  * three voxels out on a tessellated sphere). The band's samples, clamped to
  * the band, then the brick corners. */
-static cc_status exact_distances(const cc_vec3* v, const int* tris, int triangle_count, cc_sdf_volume* vol,
-                                 const cc_winding_tree* tree, float band_lo, float band_hi, const cc_sdf_def* def,
-                                 cc_sdf_data* out)
+/* The band without OpenVDB: the lattice as OpenVDB's, and a brick stored
+ * when its centre lies within the band plus the brick's half diagonal of a
+ * triangle (a superset of the bricks with a sample in the band). The signs
+ * come from the winding number afterwards, as for an open mesh. */
+static cc_status own_band(const cc_vec3* v, const int* tris, const cc_bvh_node* nodes, const int* prims, float voxel,
+                          cc_vec3 lower, cc_vec3 upper, float band_lo, float band_hi, cc_sdf_volume* vol)
 {
-    cc_bvh_node* nodes = NULL;
-    int node_count = 0, *prims = NULL;
-    cc_status s = cc_mesh_bvh_build(v, tris, triangle_count, &nodes, &node_count, &prims);
-    if (s != CC_OK) return s;
+    memset(vol, 0, sizeof *vol);
+    int i0, j0, k0;
+    cc_sdf_lattice_axis(lower.x, upper.x, voxel, &i0, &vol->nx);
+    cc_sdf_lattice_axis(lower.y, upper.y, voxel, &j0, &vol->ny);
+    cc_sdf_lattice_axis(lower.z, upper.z, voxel, &k0, &vol->nz);
+    vol->voxel = voxel;
+    vol->origin = cc_v3((float)i0 * voxel, (float)j0 * voxel, (float)k0 * voxel);
+    int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK, bz = vol->nz / CC_SDF_BRICK;
+    int bricks = bx * by * bz, corners = (bx + 1) * (by + 1) * (bz + 1);
+    vol->table = (int*)cc_host_alloc(sizeof(int) * (size_t)bricks);
+    vol->coarse_sign = (signed char*)cc_host_alloc((size_t)corners);
+    if (!vol->table || !vol->coarse_sign) {
+        cc_sdf_volume_free(vol);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for a lattice of %d bricks", bricks);
+    }
+    float half = 0.5f * (CC_SDF_BRICK - 1) * voxel, reach = fmaxf(-band_lo, band_hi) + 1.7320508f * half;
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int b = 0; b < bricks; ++b) {
+        int i = b % bx, j = (b / bx) % by, k = b / (bx * by);
+        cc_vec3 c = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i * CC_SDF_BRICK), (float)(j * CC_SDF_BRICK),
+                                                               (float)(k * CC_SDF_BRICK)), voxel));
+        c = cc_v3_add(c, cc_v3(half, half, half));
+        vol->table[b] = nearest_distance(c, nodes, prims, v, tris, reach) < reach ? 0 : CC_SDF_OUTSIDE;
+    }
+    int stored = 0;
+    for (int b = 0; b < bricks; ++b)
+        if (vol->table[b] == 0) vol->table[b] = stored++;
+    if (stored > INT32_MAX / CC_SDF_BRICK_SAMPLES) {
+        cc_sdf_volume_free(vol);
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: the band needs %d bricks, more than a field can index; use a coarser voxel or a narrower band", stored);
+    }
+    vol->values = (float*)cc_host_alloc(sizeof(float) * CC_SDF_BRICK_SAMPLES * (size_t)(stored ? stored : 1));
+    if (!vol->values) {
+        cc_sdf_volume_free(vol);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %d bricks", stored);
+    }
+    for (size_t n = 0; n < (size_t)stored * CC_SDF_BRICK_SAMPLES; ++n) vol->values[n] = 1.0f;
+    vol->stored = stored;
+    return CC_OK;
+}
+
+static cc_status exact_distances(const cc_vec3* v, const int* tris, const cc_bvh_node* nodes, const int* prims,
+                                 cc_sdf_volume* vol, const cc_winding_tree* tree, float band_lo, float band_hi,
+                                 const cc_sdf_def* def, cc_sdf_data* out)
+{
     int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK, bricks = bx * by * (vol->nz / CC_SDF_BRICK);
     float reach = fmaxf(-band_lo, band_hi);
     int done = 0;
@@ -154,8 +202,6 @@ static cc_status exact_distances(const cc_vec3* v, const int* tris, int triangle
     out->coarse_count = cx * cy * cz;
     out->coarse = (float*)cc_host_alloc(sizeof(float) * (size_t)out->coarse_count);
     if (!out->coarse) {
-        cc_host_free(nodes);
-        cc_host_free(prims);
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %d coarse corners", out->coarse_count);
     }
     float span = vol->voxel * CC_SDF_BRICK;
@@ -166,8 +212,6 @@ static cc_status exact_distances(const cc_vec3* v, const int* tris, int triangle
                 cc_vec3 p = cc_v3_add(vol->origin, cc_v3((float)i * span, (float)j * span, (float)k * span));
                 out->coarse[c] = (float)vol->coarse_sign[c] * nearest_distance(p, nodes, prims, v, tris, FLT_MAX);
             }
-    cc_host_free(nodes);
-    cc_host_free(prims);
     return CC_OK;
 }
 
@@ -190,16 +234,29 @@ cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* tri
     float band_hi = fminf(def->narrow_band_outer, CC_SDF_BAND_VOXELS * voxel);
     cc_vec3 pad = cc_v3(def->margin, def->margin, def->margin);
     cc_sdf_volume vol;
+    memset(&vol, 0, sizeof vol);
     cc_winding_tree tree;
     memset(&tree, 0, sizeof tree);
-    cc_status s = cc_sdf_volume_build(scaled, vertex_count, triangles, triangle_count, closed, voxel, cc_v3_sub(lo, pad),
-                                      cc_v3_add(hi, pad), band_lo, band_hi, &vol);
-    report(def, 0.3f);
-    if (s == CC_OK && !closed) s = cc_winding_tree_build(scaled, triangles, triangle_count, &tree);
-    if (s == CC_OK && !closed) s = sign_open_lattice(&vol, &tree);
+    cc_bvh_node* nodes = NULL;
+    int node_count = 0, *prims = NULL;
+    /* Without OpenVDB the band is found here and every sign comes from the
+     * winding number (1 inside a closed mesh, 0 outside). */
+    int vdb = cc_sdf_volume_available() && use_openvdb;
+    int winding = !closed || !vdb;
+    cc_status s = cc_mesh_bvh_build(scaled, triangles, triangle_count, &nodes, &node_count, &prims);
     if (s == CC_OK)
-        s = exact_distances(scaled, triangles, triangle_count, &vol, closed ? NULL : &tree, band_lo, band_hi, def, out);
+        s = vdb ? cc_sdf_volume_build(scaled, vertex_count, triangles, triangle_count, closed, voxel, cc_v3_sub(lo, pad),
+                                      cc_v3_add(hi, pad), band_lo, band_hi, &vol)
+                : own_band(scaled, triangles, nodes, prims, voxel, cc_v3_sub(lo, pad), cc_v3_add(hi, pad), band_lo,
+                           band_hi, &vol);
+    report(def, 0.3f);
+    if (s == CC_OK && winding) s = cc_winding_tree_build(scaled, triangles, triangle_count, &tree);
+    if (s == CC_OK && winding) s = sign_open_lattice(&vol, &tree);
+    if (s == CC_OK)
+        s = exact_distances(scaled, triangles, nodes, prims, &vol, winding ? &tree : NULL, band_lo, band_hi, def, out);
     cc_winding_tree_free(&tree);
+    cc_host_free(nodes);
+    cc_host_free(prims);
     cc_host_free(scaled);
     if (s != CC_OK) {
         cc_sdf_volume_free(&vol);

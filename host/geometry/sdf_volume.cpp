@@ -27,25 +27,7 @@ extern "C" void cc_sdf_volume_free(cc_sdf_volume* v)
     std::memset(v, 0, sizeof *v);
 }
 
-#if !defined(CC_WITH_OPENVDB)
-
-extern "C" int cc_sdf_volume_available(void) { return 0; }
-
-extern "C" cc_status cc_sdf_volume_build(const cc_vec3*, int, const int*, int, int, float, cc_vec3, cc_vec3, float,
-                                         float, cc_sdf_volume*)
-{
-    return cc_fail(CC_ERR_UNSUPPORTED,
-                   "cc_builder_build_mesh_sdf: this build has no OpenVDB; install libopenvdb-dev (scripts/install-deps.sh "
-                   "does) and configure again");
-}
-
-#else
-
-namespace {
-
-// Index of the lattice along one axis: the first sample and the count,
-// both whole bricks.
-void lattice_axis(float lo, float hi, float voxel, int* first, int* count)
+extern "C" void cc_sdf_lattice_axis(float lo, float hi, float voxel, int* first, int* count)
 {
     int i0 = (int)std::floor(lo / voxel), i1 = (int)std::ceil(hi / voxel);
     i0 = (int)std::floor(i0 / (double)CC_SDF_BRICK) * CC_SDF_BRICK;
@@ -54,7 +36,17 @@ void lattice_axis(float lo, float hi, float voxel, int* first, int* count)
     *count = (n + CC_SDF_BRICK - 1) / CC_SDF_BRICK * CC_SDF_BRICK;
 }
 
-} // namespace
+#if !defined(CC_WITH_OPENVDB)
+
+extern "C" int cc_sdf_volume_available(void) { return 0; }
+
+extern "C" cc_status cc_sdf_volume_build(const cc_vec3*, int, const int*, int, int, float, cc_vec3, cc_vec3, float,
+                                         float, cc_sdf_volume*)
+{
+    return cc_fail(CC_ERR_UNSUPPORTED, "cc_builder_build_mesh_sdf: this build has no OpenVDB");
+}
+
+#else
 
 extern "C" int cc_sdf_volume_available(void) { return 1; }
 
@@ -66,9 +58,9 @@ extern "C" cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_cou
     std::call_once(init, [] { openvdb::initialize(); });
     std::memset(out, 0, sizeof *out);
     int i0, j0, k0;
-    lattice_axis(lower.x, upper.x, voxel, &i0, &out->nx);
-    lattice_axis(lower.y, upper.y, voxel, &j0, &out->ny);
-    lattice_axis(lower.z, upper.z, voxel, &k0, &out->nz);
+    cc_sdf_lattice_axis(lower.x, upper.x, voxel, &i0, &out->nx);
+    cc_sdf_lattice_axis(lower.y, upper.y, voxel, &j0, &out->ny);
+    cc_sdf_lattice_axis(lower.z, upper.z, voxel, &k0, &out->nz);
     out->voxel = voxel;
     out->origin = cc_v3((float)i0 * voxel, (float)j0 * voxel, (float)k0 * voxel);
     const int bx = out->nx / CC_SDF_BRICK, by = out->ny / CC_SDF_BRICK, bz = out->nz / CC_SDF_BRICK;

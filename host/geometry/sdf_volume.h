@@ -24,6 +24,11 @@ typedef struct cc_sdf_volume {
 /* Whether this build has OpenVDB. */
 int cc_sdf_volume_available(void);
 
+/* The lattice along one axis covering [lo, hi] with spacing `voxel`: its
+ * first sample index (a multiple of CC_SDF_BRICK) and its sample count (a
+ * multiple of CC_SDF_BRICK). Sample i lies at i * voxel. */
+void cc_sdf_lattice_axis(float lo, float hi, float voxel, int* first, int* count);
+
 /* The band [band_lo, band_hi] [m] of the mesh (vertices in metres, 3
  * indices a triangle) on the lattice of spacing `voxel` that covers
  * [lower, upper], its origin a multiple of 8 voxels: signed when `closed`

@@ -87,8 +87,6 @@ cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* d
     for (int i = 0; i < b->sdf_count; ++i)
         if (b->sdfs[i].mesh == mesh && same_scale(b->sdfs[i].data.desc.scale, d.scale))
             return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: mesh %d already has SDF %d at scale (%g, %g, %g); a mesh takes one SDF per scale", what, mesh, i, (double)d.scale.x, (double)d.scale.y, (double)d.scale.z);
-    if (!cc_sdf_volume_available())
-        return cc_fail(CC_ERR_UNSUPPORTED, "%s: this build has no OpenVDB; install libopenvdb-dev (scripts/install-deps.sh does) and configure again", what);
     /* The lattice, before building it: refuse what cannot be indexed. */
     cc_vec3 lo = cc_v3_mul(m->lower, d.scale), hi = cc_v3_mul(m->upper, d.scale);
     cc_vec3 l2 = cc_v3_min(lo, hi), h2 = cc_v3_max(lo, hi);

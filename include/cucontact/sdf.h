@@ -45,15 +45,15 @@ cc_sdf_def cc_default_sdf_def(void);
 
 /// Builds the SDF of mesh `mesh` at def->scale and attaches it: at finalize
 /// every mesh shape of that mesh whose size equals the scale collides
-/// through it (the others keep the BVH route). OpenVDB finds the narrow
-/// band; the stored values are exact distances to the triangles, negative
-/// inside: for a watertight mesh the inside OpenVDB floods, for an open
-/// mesh where its generalised winding number exceeds 1/2 (a box with a
-/// face missing still has an inside). One SDF per (mesh, scale); building
-/// another for the same pair fails. Writes the SDF's index to *out_sdf (may
-/// be NULL). Fails, changing nothing, on a mesh index the builder does not
-/// hold, an invalid def field (named in the message), a lattice over 2^31
-/// samples, and in a build without OpenVDB (CC_ERR_UNSUPPORTED).
+/// through it (the others keep the BVH route). OpenVDB (when the build has
+/// it) finds the narrow band; the stored values are exact distances to the
+/// triangles, negative inside: for a watertight mesh the inside OpenVDB
+/// floods, for an open mesh (or without OpenVDB) where its generalised
+/// winding number exceeds 1/2 (a box with a face missing still has an
+/// inside). One SDF per (mesh, scale); building another for the same pair
+/// fails. Writes the SDF's index to *out_sdf (may be NULL). Fails, changing
+/// nothing, on a mesh index the builder does not hold, an invalid def field
+/// (named in the message) and a lattice over 2^31 samples.
 cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* def, int* out_sdf);
 
 /// What an SDF holds.

@@ -12,22 +12,13 @@
 #include <unistd.h>
 
 #include "host/geometry/winding.h"
+#include "host/testing.h"
 #include "kernels/mesh/bvh.h"
 #include "tests/support/mesh_util.h"
 
 using namespace cctest;
 
 namespace {
-
-bool have_openvdb()
-{
-    Builder b = make_builder();
-    int mesh = add_mesh_data(b.get(), box_mesh({1, 1, 1}));
-    return cc_builder_build_mesh_sdf(b.get(), mesh, nullptr, nullptr) == CC_OK;
-}
-
-#define REQUIRE_OPENVDB()                                                                        \
-    if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: " << cc_last_error_message()
 
 // Signed distance to the box [-h, h].
 float box_distance(cc_vec3 p, cc_vec3 h)
@@ -78,7 +69,6 @@ float sample(const Field& f, cc_vec3 p, cc_vec3* g = nullptr)
 
 TEST(Sdf, BoxFieldMatchesTheBoxDistanceWithinHalfAVoxel)
 {
-    REQUIRE_OPENVDB();
     const cc_vec3 h = {0.3f, 0.2f, 0.1f};
     Field f = build(box_mesh(h));
     const float voxel = f.info.voxel_size;
@@ -108,7 +98,6 @@ TEST(Sdf, FarPointsGetALowerBoundOfTheirDistance)
 {
     // Past the band and off the lattice the field keeps a lower bound that
     // grows with the distance, and the right sign.
-    REQUIRE_OPENVDB();
     const cc_vec3 h = {0.3f, 0.2f, 0.1f};
     cc_sdf_def def = cc_default_sdf_def();
     def.narrow_band_inner = -0.02f;
@@ -134,7 +123,6 @@ TEST(Sdf, FarPointsGetALowerBoundOfTheirDistance)
 
 TEST(Sdf, GradientIsUnitAwayFromEdgesAndPointsOut)
 {
-    REQUIRE_OPENVDB();
     const cc_vec3 h = {0.3f, 0.2f, 0.1f};
     Field f = build(box_mesh(h));
     std::mt19937 rng(11);
@@ -155,7 +143,6 @@ TEST(Sdf, GradientIsUnitAwayFromEdgesAndPointsOut)
 
 TEST(Sdf, TessellatedSphereMatchesTheSphereWithinHalfAVoxel)
 {
-    REQUIRE_OPENVDB();
     const float r = 0.25f;
     cc_sdf_def def = cc_default_sdf_def();
     def.max_resolution = 128;
@@ -221,7 +208,6 @@ MeshData without(MeshData m, bool (*drop)(cc_vec3 centroid))
 
 TEST(Sdf, OpenMeshesAreSignedByTheirWindingNumber)
 {
-    REQUIRE_OPENVDB();
     const MeshData open_box = without(box_mesh({0.3f, 0.2f, 0.1f}), [](cc_vec3 c) { return c.z > 0.09f; });
     const MeshData torn_sphere = without(sphere_mesh(0.25f, 3), [](cc_vec3 c) { return c.z > 0.18f; });
     for (const MeshData* m : {&open_box, &torn_sphere}) {
@@ -241,6 +227,39 @@ TEST(Sdf, OpenMeshesAreSignedByTheirWindingNumber)
         }
         EXPECT_GT(inside, 100);
         EXPECT_GT(outside, 100);
+    }
+}
+
+TEST(Sdf, WithoutOpenVdbTheFieldIsTheSame)
+{
+    // The library's own band (bricks near a triangle) and winding-number
+    // signs against OpenVDB's band and flood fill: the same exact values
+    // wherever both store the band, the same sign everywhere.
+    const MeshData meshes[] = {box_mesh({0.3f, 0.2f, 0.1f}), sphere_mesh(0.25f, 3),
+                               without(box_mesh({0.3f, 0.2f, 0.1f}), [](cc_vec3 c) { return c.z > 0.09f; })};
+    for (const MeshData& m : meshes) {
+        Field vdb = build(m);
+        cc_testing_sdf_use_openvdb(0);
+        Field own = build(m);
+        cc_testing_sdf_use_openvdb(1);
+        ASSERT_EQ(own.info.voxel_size, vdb.info.voxel_size);
+        ASSERT_EQ(own.info.band[0], vdb.info.band[0]);
+        const float voxel = vdb.info.voxel_size, band = vdb.info.band[1];
+        std::mt19937 rng(4);
+        std::uniform_real_distribution<float> u(-0.35f, 0.35f);
+        int compared = 0;
+        for (int i = 0; i < 5000; ++i) {
+            cc_vec3 p = {u(rng), u(rng), u(rng)};
+            float a = sample(vdb, p), b = sample(own, p);
+            if (std::fabs(a) < band - 2.0f * voxel) {
+                ASSERT_NEAR(a, b, 1e-5f) << p.x << " " << p.y << " " << p.z;
+                ++compared;
+            }
+            if (std::fabs(a) > voxel && std::fabs(b) > voxel) {
+                ASSERT_EQ(a > 0.0f, b > 0.0f) << p.x << " " << p.y << " " << p.z;
+            }
+        }
+        EXPECT_GT(compared, 500);
     }
 }
 
@@ -266,7 +285,6 @@ TEST(Sdf, FastWindingNumbersMatchTheExactSum)
 
 TEST(Sdf, QuantisationStaysWithinItsBound)
 {
-    REQUIRE_OPENVDB();
     for (const MeshData& m : {box_mesh({0.3f, 0.2f, 0.1f}), sphere_mesh(0.25f, 3), tessellated_box_mesh({1, 2, 0.5f}, 4)}) {
         Field f = build(m);
         // Half a code step, and the rounding of the decoded float (2^-22 of the band).
@@ -278,7 +296,6 @@ TEST(Sdf, QuantisationStaysWithinItsBound)
 
 TEST(Sdf, BricksAreStoredOnlyWhereTheBandIs)
 {
-    REQUIRE_OPENVDB();
     cc_sdf_def def = cc_default_sdf_def();
     def.max_resolution = 128;
     def.narrow_band_inner = -0.01f;
@@ -304,7 +321,6 @@ TEST(Sdf, BricksAreStoredOnlyWhereTheBandIs)
 
 TEST(Sdf, FlatEdgesAreLeftOutOfTheQueries)
 {
-    REQUIRE_OPENVDB();
     // A box of 12 triangles has 18 edges; the 6 face diagonals are flat.
     EXPECT_EQ(build(box_mesh({1, 1, 1})).info.edges, 12);
     cc_sdf_def keep = cc_default_sdf_def();
@@ -375,7 +391,6 @@ std::string cache_file(const std::string& dir)
 
 TEST(Sdf, CacheHitsAreBitIdenticalAndEveryBuildParameterMisses)
 {
-    REQUIRE_OPENVDB();
     std::string dir = std::filesystem::temp_directory_path() / ("cucontact-sdf-cache-" + std::to_string(getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
@@ -411,7 +426,6 @@ TEST(Sdf, CacheHitsAreBitIdenticalAndEveryBuildParameterMisses)
 
 TEST(Sdf, ACorruptCacheFileIsRebuiltAndReplaced)
 {
-    REQUIRE_OPENVDB();
     std::string dir = std::filesystem::temp_directory_path() / ("cucontact-sdf-corrupt-" + std::to_string(getpid()));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
@@ -450,7 +464,6 @@ TEST(Sdf, ACorruptCacheFileIsRebuiltAndReplaced)
 
 TEST(Sdf, AnUnusableCacheFolderIsAWarningNotAFailure)
 {
-    REQUIRE_OPENVDB();
     // A folder under a regular file can be neither read nor written.
     std::string file = std::filesystem::temp_directory_path() / ("cucontact-sdf-file-" + std::to_string(getpid()));
     std::ofstream(file) << "x";
@@ -465,7 +478,6 @@ TEST(Sdf, AnUnusableCacheFolderIsAWarningNotAFailure)
 
 TEST(Sdf, BadInputFailsAndChangesNothing)
 {
-    REQUIRE_OPENVDB();
     Builder b = make_builder();
     int box = add_mesh_data(b.get(), box_mesh({1, 1, 1}));
     cc_sdf_def d = cc_default_sdf_def();

@@ -16,16 +16,6 @@ namespace {
 
 class SdfContacts : public DeviceTest {};
 
-bool have_openvdb()
-{
-    Builder b = make_builder();
-    int mesh = add_mesh_data(b.get(), box_mesh({1, 1, 1}));
-    return cc_builder_build_mesh_sdf(b.get(), mesh, nullptr, nullptr) == CC_OK;
-}
-
-#define REQUIRE_OPENVDB()                                                                        \
-    if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: " << cc_last_error_message()
-
 // A box mesh of half extents h with an SDF of max_resolution `res`; -1 for none.
 int add_box_mesh(cc_builder* b, cc_vec3 h, int res, float* voxel = nullptr)
 {
@@ -64,7 +54,6 @@ TEST_P(SdfContacts, BoxOnBoxMatchesTheAnalyticDepthNormalAndSupport)
     // A small box mesh sunk 2 mm into a large one: the depth of the
     // analytic pair within a voxel, the normal within 2 degrees, and
     // contacts at the four corners of the small box's bottom face.
-    REQUIRE_OPENVDB();
     for (int order = 0; order < 2; ++order) {
         Builder b = make_builder(0.01f);
         float voxel = 0.0f;
@@ -105,7 +94,6 @@ TEST_P(SdfContacts, APlankAcrossANarrowBoxRestsOnTheCrossingsOfTheirEdges)
     // No vertex of either box lies over the other: the contacts come from
     // the edges, where the plank's bottom edges cross the narrow box's top
     // edges, at (+-0.1, +-0.1). Without SDFs the vertex route finds none.
-    REQUIRE_OPENVDB();
     for (int res : {0, 64}) {
         Builder b = make_builder(0.01f);
         float voxel = 0.0f;
@@ -141,7 +129,6 @@ TEST_P(SdfContacts, AMeshWithoutAnSdfIsQueriedThroughTheOtherOnesField)
 {
     // Only the large box has an SDF: the small box's corners and edges go
     // through it; the large box's vertices go through the small one's BVH.
-    REQUIRE_OPENVDB();
     Builder b = make_builder(0.01f);
     float voxel = 0.0f;
     int big = add_box_mesh(b.get(), {0.5f, 0.5f, 0.5f}, 64, &voxel);
@@ -163,7 +150,6 @@ TEST_P(SdfContacts, AnSdfAtAnotherScaleLeavesTheShapeOnTheBvhRoute)
 {
     // The SDF was built at scale 1; a shape of the mesh at scale 2 keeps
     // the vertex route, with the right (scaled) answer.
-    REQUIRE_OPENVDB();
     Builder b = make_builder(0.01f);
     int big = add_box_mesh(b.get(), {0.25f, 0.25f, 0.25f}, 64);
     int small = add_box_mesh(b.get(), {0.1f, 0.1f, 0.1f}, 64);
@@ -181,7 +167,6 @@ TEST_P(SdfContacts, ContactsRepeatToTheBitAndStayWithinTheReductionBound)
 {
     // A tessellated box lying tilted in another: many raw contacts, reduced
     // to the per-pair bound, the same rows on every call.
-    REQUIRE_OPENVDB();
     Builder b = make_builder(0.01f);
     int big = add_mesh_data(b.get(), tessellated_box_mesh({0.5f, 0.5f, 0.5f}, 8));
     int small = add_mesh_data(b.get(), tessellated_box_mesh({0.2f, 0.15f, 0.1f}, 6));
