@@ -121,6 +121,7 @@ if [ "$phase" = "1" ]; then
   run cross-mesh-deterministic 90 gpu "$bench" --cross-check --device cuda --scene mesh --worlds 4 --deterministic
   run cross-terrain 60 gpu "$bench" --cross-check --device cuda --scene terrain --worlds 16 --deterministic
   run cross-sphere-mesh 60 gpu "$bench" --cross-check --device cuda --scene sphere-mesh --worlds 16 --gap 0.01 --deterministic
+  run cross-sdf 90 gpu "$bench" --cross-check --device cuda --scene sdf --worlds 4 --deterministic
   # Without multiply-add contraction both backends evaluate the same float
   # operations: the contacts must agree to the bit.
   configure_args "$strict_build"
@@ -151,6 +152,7 @@ else
     --gtest_filter='*Ballistic*cuda*:*DeterministicStepRepeats*cuda*:*FrameGraphReplay*cuda*'
   run memcheck-schedule 60 gpu "${cs[@]}" --tool memcheck "$tests/test_frame_schedule" --gtest_filter='*cuda*'
   run memcheck-toi 60 gpu "${cs[@]}" --tool memcheck "$tests/test_toi_contacts" --gtest_filter='*cuda*'
+  run memcheck-sdf 60 gpu "${cs[@]}" --tool memcheck "$tests/test_sdf_contacts" --gtest_filter='*cuda*'
   run initcheck-pipeline 120 gpu "${cs[@]}" --tool initcheck "$tests/test_pipeline_contacts" --gtest_filter='*cuda*'
   run initcheck-mesh 120 gpu "${cs[@]}" --tool initcheck "$tests/test_mesh_contacts" --gtest_filter='*Reduc*cuda*'
   # Shared memory: the SAP axis kernel and CUB's sorts and selections.
@@ -164,6 +166,7 @@ else
   run bench-mesh 60 gpu "$bench" --device cuda --scene mesh --worlds 16,256,1024 --repeat 20
   run bench-terrain 60 gpu "$bench" --device cuda --scene terrain --worlds 64,1024 --repeat 20
   run bench-sphere-mesh 60 gpu "$bench" --device cuda --scene sphere-mesh --worlds 256,4096 --repeat 20
+  run bench-sdf 90 gpu "$bench" --device cuda --scene sdf,sdf-bvh --worlds 16,256 --repeat 20
   run bench-deterministic 60 gpu "$bench" --device cuda --scene spheres --worlds 4096 --deterministic --repeat 20
   run bench-matching 60 gpu "$bench" --device cuda --scene pile --worlds 256 --matching latest --repeat 20
   run bench-json 90 gpu "$bench" --device cuda --json "$logs/bench.json" --repeat 20
