@@ -8,6 +8,7 @@
 
 #include "kernels/contacts/reduction.h"
 #include "kernels/math/quat.h"
+#include "benchmarks/scene_meshes.h"
 #include "tests/support/mesh_util.h"
 
 using namespace cctest;
@@ -197,6 +198,98 @@ TEST_P(SdfContacts, ContactsRepeatToTheBitAndStayWithinTheReductionBound)
     float voxel = (1.0f + 0.1f) / 64.0f;
     EXPECT_NEAR(deepest->distance, lowest - 0.5f, voxel);
     EXPECT_GT(deepest->normal.z, std::cos(2.0f * 3.14159265f / 180.0f));
+}
+
+// An SDF of mesh `mesh` at scale `scale` (max_resolution `res`); its voxel.
+float build_sdf(cc_builder* b, int mesh, cc_vec3 scale, int res)
+{
+    cc_sdf_def d = cc_default_sdf_def();
+    d.scale = scale;
+    d.max_resolution = res;
+    int sdf = -1;
+    EXPECT_EQ(cc_builder_build_mesh_sdf(b, mesh, &d, &sdf), CC_OK) << cc_last_error_message();
+    cc_sdf_info info{};
+    EXPECT_EQ(cc_builder_get_sdf_info(b, sdf, &info), CC_OK);
+    return info.voxel_size;
+}
+
+TEST_P(SdfContacts, APegInAHoleTouchesTheWallOrTheFloorOnly)
+{
+    // A block (0.2 m square, 0.1 m tall) with a blind square hole (0.1 m,
+    // floor at 0.02 m) and a peg (0.08 m square) in it that sticks out of
+    // the opening: pressed 0.5 mm into the +x wall, 1 cm above the floor
+    // and clear of the other walls, its contacts lie on that wall (normal
+    // along x); standing 0.5 mm deep on the floor, clear of every wall, on
+    // the floor (along z). None lies on the opening or the other walls.
+    // (A peg corner pressed into the wall and the floor at once sits on a
+    // ridge of the field, where interpolation blends the two normals.)
+    for (int on_floor = 0; on_floor < 2; ++on_floor) {
+        Builder b = make_builder(0.0f);
+        int block = -1;
+        ASSERT_EQ(scene_add_cup(b.get(), 4, 0.1f * std::sqrt(2.0f), 0.05f * std::sqrt(2.0f), 0.1f, 0.02f, &block), CC_OK);
+        int peg = add_mesh_data(b.get(), box_mesh({0.04f, 0.04f, 0.06f}));
+        float voxel = build_sdf(b.get(), block, {1, 1, 1}, 128);
+        build_sdf(b.get(), peg, {1, 1, 1}, 64);
+        int fixed = -1;
+        ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, block, {1, 1, 1}, nullptr, &fixed), CC_OK);
+        cc_vec3 at = on_floor ? cc_vec3{0.0f, 0.0f, 0.0795f} : cc_vec3{0.0105f, 0.0f, 0.09f};
+        int body = add_body(b.get(), at);
+        ASSERT_EQ(cc_builder_add_mesh(b.get(), body, peg, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        World w;
+        ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+        std::vector<cc_contact> c = collide(w);
+        ASSERT_GE(c.size(), 2u) << on_floor;
+        const float cos2 = std::cos(2.0f * 3.14159265f / 180.0f);
+        for (const auto& x : c) {
+            cc_vec3 p = fixed_point(x, fixed);
+            EXPECT_LE(p.z, 0.1f + voxel) << "nothing on the opening";
+            EXPECT_NEAR(x.distance, -0.0005f, 0.5f * voxel);
+            if (on_floor) {
+                EXPECT_GT(std::fabs(x.normal.z), cos2);
+                EXPECT_NEAR(p.z, 0.02f, voxel);
+                EXPECT_LE(std::fabs(p.x), 0.04f + voxel);
+            } else {
+                EXPECT_GT(std::fabs(x.normal.x), cos2);
+                EXPECT_NEAR(p.x, 0.05f, voxel);
+                EXPECT_GE(p.z, 0.03f - voxel);
+            }
+            EXPECT_LE(std::fabs(p.y), 0.04f + voxel) << "nothing on the side walls";
+        }
+    }
+}
+
+TEST_P(SdfContacts, ATorusOnASlabRestsOnItsContactCircle)
+{
+    // A torus (R 0.1, r 0.03) lying 1 mm deep in a slab: its contacts lie on
+    // the circle of radius R under it (within the 7.7 mm half width of the
+    // overlap), along z, all the way round.
+    Builder b = make_builder(0.0f);
+    int torus = -1;
+    ASSERT_EQ(scene_add_torus(b.get(), 0.1f, 0.03f, 96, 32, &torus), CC_OK);
+    int slab = add_mesh_data(b.get(), tessellated_box_mesh({0.3f, 0.3f, 0.05f}, 4));
+    float voxel = build_sdf(b.get(), torus, {1, 1, 1}, 128);
+    build_sdf(b.get(), slab, {1, 1, 1}, 64);
+    int fixed = -1;
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, slab, {1, 1, 1}, nullptr, &fixed), CC_OK);
+    int body = add_body(b.get(), {0.0f, 0.0f, 0.05f + 0.03f - 0.001f});
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), body, torus, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    World w;
+    ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> c = collide(w);
+    ASSERT_GE(c.size(), 8u);
+    int sectors[8] = {};
+    for (const auto& x : c) {
+        cc_vec3 p = fixed_point(x, fixed);
+        EXPECT_NEAR(std::sqrt(p.x * p.x + p.y * p.y), 0.1f, 0.008f);
+        EXPECT_NEAR(p.z, 0.05f, 0.5f * voxel);
+        EXPECT_GT(std::fabs(x.normal.z), std::cos(2.0f * 3.14159265f / 180.0f));
+        EXPECT_GE(x.distance, -0.001f - 0.5f * voxel);
+        EXPECT_LT(x.distance, 0.0f);
+        double a = std::atan2(p.y, p.x) + 3.14159265358979;
+        sectors[std::min(7, (int)(a / (2.0 * 3.14159265358979) * 8.0))]++;
+    }
+    for (int k = 0; k < 8; ++k) EXPECT_GE(sectors[k], 1) << "sector " << k;
+    EXPECT_NEAR(min_distance(c), -0.001f, 0.5f * voxel);
 }
 
 CC_INSTANTIATE_DEVICE_TEST(SdfContacts);
