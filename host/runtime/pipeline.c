@@ -122,7 +122,8 @@ static uint64_t model_sub_count(const cc_model_view* v)
         surfaces = 1;
     }
     for (int i = 0; i < v->hfields_count; ++i) {
-        uint64_t t = 16u * (uint64_t)(v->hfields[i].rows - 1) * (uint64_t)(v->hfields[i].cols - 1);
+        /* Triangles (16 a cell), or with SDFs grid nodes (16 sub-keys a node). */
+        uint64_t t = 16u * (uint64_t)v->hfields[i].rows * (uint64_t)v->hfields[i].cols;
         n = t > n ? t : n;
         surfaces = 1;
     }

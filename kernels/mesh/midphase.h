@@ -29,7 +29,8 @@
 #define CC_MESH_ITEM_VERTICES_OF_B 4   /* vertices of mesh b against the surface of a */
 #define CC_MESH_ITEM_SDF_OF_A 5        /* features [element, +CHUNK) of mesh a against the SDF of b */
 #define CC_MESH_ITEM_SDF_OF_B 6        /* features of mesh b against the SDF of a */
-#define CC_MESH_ITEM_KINDS 7
+#define CC_MESH_ITEM_HFIELD_SDF 7      /* grid nodes [element, +CHUNK) of one row of heightfield b against the SDF of mesh a */
+#define CC_MESH_ITEM_KINDS 8
 #define CC_MESH_VERTEX_CHUNK 16
 
 typedef struct cc_mesh_item {
@@ -335,6 +336,24 @@ CC_HD void cc_mesh_emit_sdf_chunks(const cc_model_view* m, const cc_mesh_view* m
     }
 }
 
+/* The grid nodes of heightfield shape s under the world box `box` of a
+ * mesh with an SDF (grown by `pads`), in runs of up to
+ * CC_MESH_FEATURE_CHUNK along a row: each node brings its sample and the
+ * grid edges that leave it (mesh/sdf_contacts.h). The rows and columns one
+ * past the cells under the box are included, so that the box's cells have
+ * every corner and edge. */
+CC_HD void cc_mesh_emit_hfield_nodes(const cc_model_view* m, const cc_mesh_view* mv, cc_pass_counters* c,
+                                     const cc_transform* shape_pose, int s, cc_aabb box, float pads, int pair, int block)
+{
+    cc_hfield_ref h = cc_hfield_ref_of(m, s);
+    cc_aabb q = cc_aabb_in_frame(box, shape_pose[s], cc_v3(1.0f, 1.0f, 1.0f), pads);
+    int r0, r1, c0, c1;
+    if (!cc_hfield_cell_range(&h, q.lower, q.upper, &r0, &r1, &c0, &c1)) return;
+    for (int r = r0; r <= r1 + 1; ++r)
+        for (int col = c0; col <= c1 + 1; col += CC_MESH_FEATURE_CHUNK)
+            cc_mesh_emit(mv, c, pair, block, r * h.cols + col, CC_MESH_ITEM_HFIELD_SDF);
+}
+
 /* One thread per grouped candidate pair; pairs without a surface return. */
 CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair* grouped, const cc_transform* shape_pose,
                                    const cc_aabb* aabb, const cc_mesh_view* mv, cc_pass_counters* c)
@@ -369,6 +388,8 @@ CC_HD void cc_mesh_midphase_thread(int i, const cc_model_view* m, const cc_pair*
             const cc_mesh_desc* db = &m->meshes[m->shape_source[p.b]];
             if (!through_a) cc_mesh_emit_vertex_chunks(mv, c, i, block, db->vertex_count, CC_MESH_ITEM_VERTICES_OF_B);
             else cc_mesh_emit_sdf_chunks(m, mv, c, shape_pose, p.b, p.a, pads, i, block, CC_MESH_ITEM_SDF_OF_B);
+        } else if (m->shape_sdf[p.a] >= 0) {
+            cc_mesh_emit_hfield_nodes(m, mv, c, shape_pose, p.b, aabb[p.a], pads, i, block);
         }
     }
 }

@@ -847,6 +847,7 @@ CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_v
     else if (kind == CC_MESH_ITEM_CONVEX_TRIANGLE) cc_mesh_convex_triangle_item(x, p.ta);
     else if (kind == CC_MESH_ITEM_PLANE_VERTICES) cc_mesh_plane_vertices_item(x);
     else if (kind == CC_MESH_ITEM_SDF_OF_A || kind == CC_MESH_ITEM_SDF_OF_B) cc_mesh_sdf_item(x, kind == CC_MESH_ITEM_SDF_OF_A);
+    else if (kind == CC_MESH_ITEM_HFIELD_SDF) cc_mesh_hfield_sdf_item(x);
     else cc_mesh_vertices_item(x, kind == CC_MESH_ITEM_VERTICES_OF_A);
 }
 
@@ -891,7 +892,10 @@ CC_HD void cc_mesh_emit_slot_thread(int t, int blocks, const cc_model_view* m, c
         it.element = (int)print;
     } else if (p.ta == CC_SHAPE_MESH) {
         int of_b = (int)(print & 1u);
-        if (cc_sdf_route(m, of_b ? p.b : p.a, of_b ? p.a : p.b)) {
+        if (of_b && p.tb == CC_SHAPE_HEIGHTFIELD) {
+            it.kind = CC_MESH_ITEM_HFIELD_SDF;
+            it.element = (int)(print >> 4);
+        } else if (cc_sdf_route(m, of_b ? p.b : p.a, of_b ? p.a : p.b)) {
             it.kind = of_b ? CC_MESH_ITEM_SDF_OF_B : CC_MESH_ITEM_SDF_OF_A;
             it.element = (int)(print >> 2);
         } else {

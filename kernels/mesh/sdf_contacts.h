@@ -170,4 +170,35 @@ CC_HD_CALL void cc_mesh_sdf_item(const cc_mesh_context* x, int of_a)
     }
 }
 
+/* Grid nodes [element, +CHUNK) of heightfield b's row (to the row's end)
+ * against the SDF of mesh a: each node's sample point, and the grid edges
+ * that leave it toward +column, +row and the cell's diagonal (the one its
+ * triangles share), as a mesh's vertices and edges. Fingerprints:
+ * ((node * 4 + feature) * 2 + which) * 2 + 1. */
+CC_HD_CALL void cc_mesh_hfield_sdf_item(const cc_mesh_context* x)
+{
+    const cc_model_view* m = x->m;
+    int sa = x->a.shape, sb = x->b.shape;
+    cc_sdf_ref f = cc_sdf_ref_of(m, sa);
+    cc_hfield_ref h = cc_hfield_ref_of(m, sb);
+    cc_transform py = x->shape_pose[sa];
+    cc_transform rel = cc_tf_mul(cc_tf_inverse(py), x->shape_pose[sb]);
+    float threshold = cc_core_threshold(x->a, x->b);
+    int node = x->item->element, r = node / h.cols, c0 = node % h.cols;
+    int end = c0 + (x->single ? 1 : CC_MESH_FEATURE_CHUNK);
+    end = end < h.cols ? end : h.cols;
+    for (int c = c0; c < end; ++c) {
+        unsigned base = (unsigned)(r * h.cols + c) * 16u + 1u;
+        cc_vec3 p = cc_tf_point(rel, cc_hfield_point(&h, r, c));
+        cc_sdf_point_contact(x, &f, py, p, p, 0, base);
+        if (c + 1 < h.cols)
+            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r, c + 1)), threshold, 0, base + 4u);
+        if (r + 1 < h.rows)
+            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r + 1, c)), threshold, 0, base + 8u);
+        if (c + 1 < h.cols && r + 1 < h.rows)
+            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r + 1, c + 1)), threshold, 0,
+                                 base + 12u);
+    }
+}
+
 #endif

@@ -292,6 +292,43 @@ TEST_P(SdfContacts, ATorusOnASlabRestsOnItsContactCircle)
     EXPECT_NEAR(min_distance(c), -0.001f, 0.5f * voxel);
 }
 
+TEST_P(SdfContacts, AHeightfieldPeakUnderAMeshWithAnSdfPushesItUp)
+{
+    // A flat 1 m heightfield with one peak 5 cm high under the middle of a
+    // box mesh (0.2 m half width) whose bottom is 1 mm below the peak's
+    // top: only the peak touches. Through the mesh's SDF the peak's sample
+    // and the grid edges up to it make the contact; without an SDF the
+    // mesh's vertices (all far above the ground) find nothing.
+    for (int res : {0, 64}) {
+        Builder b = make_builder(0.0f);
+        const int n = 9;
+        std::vector<float> heights(n * n, 0.0f);
+        heights[(n / 2) * n + n / 2] = 1.0f;
+        int hf = -1, hs = -1;
+        ASSERT_EQ(cc_builder_add_heightfield_data(b.get(), n, n, heights.data(), &hf), CC_OK);
+        ASSERT_EQ(cc_builder_add_heightfield(b.get(), CC_BODY_WORLD, hf, {0.5f, 0.5f, 0.05f}, nullptr, &hs), CC_OK);
+        float voxel = 0.0f;
+        int box = add_box_mesh(b.get(), {0.2f, 0.2f, 0.05f}, res, &voxel);
+        int body = add_body(b.get(), {0.01f, -0.02f, 0.05f + 0.05f - 0.001f});
+        ASSERT_EQ(cc_builder_add_mesh(b.get(), body, box, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        World w;
+        ASSERT_EQ(make_world(b.get(), device(), plain_def(), &w), CC_OK) << cc_last_error_message();
+        std::vector<cc_contact> c = collide(w);
+        if (res == 0) {
+            EXPECT_EQ(c.size(), 0u) << "the vertex route misses a peak under a face";
+            continue;
+        }
+        ASSERT_GE(c.size(), 1u);
+        for (const auto& x : c) {
+            cc_vec3 p = fixed_point(x, hs);
+            EXPECT_NEAR(p.x, 0.0f, voxel);
+            EXPECT_NEAR(p.y, 0.0f, voxel);
+            EXPECT_GT(std::fabs(x.normal.z), std::cos(2.0f * 3.14159265f / 180.0f));
+        }
+        EXPECT_NEAR(min_distance(c), -0.001f, 0.5f * voxel);
+    }
+}
+
 CC_INSTANTIATE_DEVICE_TEST(SdfContacts);
 
 } // namespace
