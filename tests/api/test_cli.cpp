@@ -209,6 +209,28 @@ TEST(Cli, MeshModeSwitchKeepsTriangleMeshes)
     EXPECT_NE(bad.err.find("unknown mesh mode 'triangles' (hull, mesh)"), std::string::npos) << bad.err;
 }
 
+TEST(Cli, SdfOptionBuildsOneFieldPerMeshAndScale)
+{
+    // mesh_on_plane uses three meshes once each: three SDFs, and the
+    // contacts of the scene still come out.
+    const std::string scene = "'" + scene_path("mesh_on_plane") + "'";
+    CliRun info = run("info " + scene + " --mesh-mode mesh --sdf 64 --quiet");
+    ASSERT_EQ(info.status, 0) << info.err;
+    EXPECT_NE(info.out.find("sdfs: 3 stored once"), std::string::npos) << info.out;
+    CliRun collide = run("collide " + scene + " --mesh-mode mesh --sdf 64 --quiet");
+    ASSERT_EQ(collide.status, 0) << collide.err;
+    EXPECT_NE(collide.out.find("plane-mesh"), std::string::npos) << collide.out;
+    CliRun odd = run("info " + scene + " --mesh-mode mesh --sdf 60");
+    EXPECT_EQ(odd.status, 2);
+    EXPECT_NE(odd.err.find("a multiple of 8"), std::string::npos) << odd.err;
+    CliRun hulls = run("info " + scene + " --sdf 64");
+    EXPECT_EQ(hulls.status, 2);
+    EXPECT_NE(hulls.err.find("add --mesh-mode mesh"), std::string::npos) << hulls.err;
+    CliRun cache_only = run("info " + scene + " --mesh-mode mesh --sdf-cache /tmp");
+    EXPECT_EQ(cache_only.status, 2);
+    EXPECT_NE(cache_only.err.find("needs --sdf R"), std::string::npos) << cache_only.err;
+}
+
 TEST(Cli, HelpUsageAndFailures)
 {
     for (const char* args : {"--help", "collide --help", "bench --help", "info -h"}) {

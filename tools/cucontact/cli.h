@@ -25,6 +25,8 @@ typedef struct cli_options {
     int quiet;
     int verbose;                  /* every loader note where it occurs */
     cc_mjcf_mesh_mode mesh_mode; /* how mesh geoms become shapes */
+    int sdf_resolution;          /* > 0: SDFs of that max_resolution for the mesh shapes */
+    const char* sdf_cache;       /* the SDF cache folder, or NULL */
 } cli_options;
 
 /* A scene loaded and set up on one device. */
@@ -58,6 +60,11 @@ int cli_scene_open_fitted(const cli_options* o, const char* command, cli_scene* 
  * set; returns nonzero when any overflowed. */
 int cli_report_overflow(const cc_overflow* ov, const char* command);
 void cli_scene_close(cli_scene* s);
+
+/* Builds an SDF for every (mesh, scale) the builder's mesh shapes use,
+ * with a progress bar on stderr for builds that take over a second (not
+ * with `quiet`). Returns 0 after printing the reason on failure. */
+int cli_build_sdfs(const cli_options* o, cc_builder* b);
 
 /* "sphere-box" style name of a pair of shape types. */
 void cli_pair_name(cc_shape_type a, cc_shape_type b, char* out, size_t size);

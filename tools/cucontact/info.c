@@ -36,6 +36,17 @@ int cli_info(const cli_options* o)
     }
     if (cc_builder_mesh_count(b))
         printf("meshes: %d stored once (%lld vertices, %lld triangles)\n", cc_builder_mesh_count(b), vertices, triangles);
+    if (cc_builder_sdf_count(b)) {
+        size_t bytes = 0;
+        int bricks = 0, stored = 0;
+        for (int i = 0; i < cc_builder_sdf_count(b); ++i) {
+            cc_sdf_info si;
+            if (cc_builder_get_sdf_info(b, i, &si) != CC_OK) continue;
+            bytes += si.device_bytes, bricks += si.bricks, stored += si.stored_bricks;
+        }
+        printf("sdfs: %d stored once (%d of %d bricks stored, %.1f KiB)\n", cc_builder_sdf_count(b), stored, bricks,
+               (double)bytes / 1024.0);
+    }
     long long samples = 0;
     for (int h = 0; h < cc_builder_heightfield_count(b); ++h) {
         int r = 0, c = 0;

@@ -37,6 +37,10 @@ static void usage_collide(FILE* f)
             "  --broad-phase B         auto, nxn, sap or explicit (default auto)\n"
             "  --mesh-mode hull|mesh   mesh geoms as convex hulls, as MuJoCo (default), or\n"
             "                          as triangle meshes\n"
+            "  --sdf R                 with --mesh-mode mesh: an SDF of max_resolution R (a\n"
+            "                          multiple of 8) for every mesh at each scale it is used\n"
+            "                          at, so that meshes collide through SDFs\n"
+            "  --sdf-cache DIR         keep built SDFs in DIR and reuse them\n"
             "  --quiet                 do not print the loader's notes on stderr\n"
             "  --verbose               print every ignored element and attribute where it\n"
             "                          occurs, not only one line per kind with a count\n"
@@ -59,6 +63,10 @@ static void usage_bench(FILE* f)
             "  --deterministic         sort contacts by key each pass\n"
             "  --mesh-mode hull|mesh   mesh geoms as convex hulls, as MuJoCo (default), or\n"
             "                          as triangle meshes\n"
+            "  --sdf R                 with --mesh-mode mesh: an SDF of max_resolution R (a\n"
+            "                          multiple of 8) for every mesh at each scale it is used\n"
+            "                          at, so that meshes collide through SDFs\n"
+            "  --sdf-cache DIR         keep built SDFs in DIR and reuse them\n"
             "  --quiet                 do not print the loader's notes on stderr\n"
             "  --verbose               print every ignored element and attribute where it\n"
             "                          occurs, not only one line per kind with a count\n");
@@ -75,6 +83,10 @@ static void usage_info(FILE* f)
             "  --broad-phase B         auto, nxn, sap or explicit (default auto)\n"
             "  --mesh-mode hull|mesh   mesh geoms as convex hulls, as MuJoCo (default), or\n"
             "                          as triangle meshes\n"
+            "  --sdf R                 with --mesh-mode mesh: an SDF of max_resolution R (a\n"
+            "                          multiple of 8) for every mesh at each scale it is used\n"
+            "                          at, so that meshes collide through SDFs\n"
+            "  --sdf-cache DIR         keep built SDFs in DIR and reuse them\n"
             "  --quiet                 do not print the loader's notes on stderr\n"
             "  --verbose               print every ignored element and attribute where it\n"
             "                          occurs, not only one line per kind with a count\n");
@@ -145,6 +157,7 @@ int main(int argc, char** argv)
         } else if (!strcmp(a, "--deterministic") && (is_collide || is_bench)) {
             o.deterministic = 1;
         } else if (!strcmp(a, "--device") || !strcmp(a, "--worlds") || !strcmp(a, "--broad-phase") || !strcmp(a, "--mesh-mode") ||
+                   !strcmp(a, "--sdf") || !strcmp(a, "--sdf-cache") ||
                    (is_collide && (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--matching"))) ||
                    (is_bench && !strcmp(a, "--repeat"))) {
             if (!v) return bad_usage(cmd, "%s needs a value", a);
@@ -173,6 +186,11 @@ int main(int argc, char** argv)
                 else if (!strcmp(v, "sticky")) o.matching = CC_MATCHING_STICKY;
                 else return bad_usage(cmd, "unknown matching mode '%s' (latest, sticky)", v);
                 o.deterministic = 1;
+            } else if (!strcmp(a, "--sdf")) {
+                if (!positive_int(v, &o.sdf_resolution) || o.sdf_resolution % 8 || o.sdf_resolution > 2048)
+                    return bad_usage(cmd, "--sdf wants a resolution: a multiple of 8 from 8 to 2048, not '%s'", v);
+            } else if (!strcmp(a, "--sdf-cache")) {
+                o.sdf_cache = v;
             } else if (!strcmp(a, "--csv")) {
                 o.csv = v;
             } else {
@@ -185,6 +203,9 @@ int main(int argc, char** argv)
     if (!o.scene) return bad_usage(cmd, "%s", "no scene file given");
     if (o.csv && o.json) return bad_usage(cmd, "%s", "give --csv or --json, not both");
     if (o.quiet && o.verbose) return bad_usage(cmd, "%s", "give --quiet or --verbose, not both");
+    if ((o.sdf_resolution || o.sdf_cache) && o.mesh_mode != CC_MJCF_MESH_AS_MESH)
+        return bad_usage(cmd, "%s", "--sdf and --sdf-cache are for triangle meshes: add --mesh-mode mesh");
+    if (o.sdf_cache && !o.sdf_resolution) return bad_usage(cmd, "%s", "--sdf-cache needs --sdf R");
     if (!o.quiet) cc_set_log_callback(print_log, NULL);
     return run(&o);
 }

@@ -36,6 +36,10 @@ int cli_scene_open(const cli_options* o, const cli_capacities* caps, cli_scene* 
         cli_scene_close(out);
         return 0;
     }
+    if (o->sdf_resolution && !cli_build_sdfs(o, out->builder)) {
+        cli_scene_close(out);
+        return 0;
+    }
     const char* what = "creating the model";
     s = cc_builder_finalize(out->builder, o->device, &out->model);
     if (s == CC_OK) what = "creating the state", s = cc_state_create(out->model, &out->state);
