@@ -329,6 +329,44 @@ TEST_P(SdfContacts, AHeightfieldPeakUnderAMeshWithAnSdfPushesItUp)
     }
 }
 
+TEST_P(SdfContacts, OverflowOfTheFeatureItemsIsReportedAndRefitsToTheSameContacts)
+{
+    // Too few work items for the features of two meshes through their
+    // SDFs: reported with the count needed, nothing written past the
+    // buffer; at that capacity the contacts are those of a roomy pipeline.
+    Builder b = make_builder(0.01f);
+    int big = add_mesh_data(b.get(), tessellated_box_mesh({0.5f, 0.5f, 0.5f}, 8));
+    int small = add_mesh_data(b.get(), tessellated_box_mesh({0.2f, 0.15f, 0.1f}, 6));
+    build_sdf(b.get(), big, {1, 1, 1}, 64);
+    build_sdf(b.get(), small, {1, 1, 1}, 64);
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, big, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    int body = add_body(b.get(), {0.05f, -0.1f, 0.599f});
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), body, small, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    cc_pipeline_def d = plain_def();
+    d.deterministic = 1;
+    World roomy;
+    ASSERT_EQ(make_world(b.get(), device(), d, &roomy), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> want = collide(roomy);
+    ASSERT_FALSE(want.empty());
+    d.mesh_work_items_max = 4;
+    World tight;
+    ASSERT_EQ(make_world(b.get(), device(), d, &tight), CC_OK);
+    collide(tight);
+    cc_overflow o;
+    ASSERT_EQ(cc_pipeline_get_overflow(tight.pipeline.get(), &o), CC_OK);
+    EXPECT_TRUE(o.mesh_items_overflowed);
+    EXPECT_EQ(o.mesh_items_capacity, 4);
+    EXPECT_GT(o.mesh_items_needed, 4);
+    d.mesh_work_items_max = o.mesh_items_needed;
+    World fitted;
+    ASSERT_EQ(make_world(b.get(), device(), d, &fitted), CC_OK);
+    std::vector<cc_contact> got = collide(fitted);
+    ASSERT_EQ(cc_pipeline_get_overflow(fitted.pipeline.get(), &o), CC_OK);
+    EXPECT_FALSE(o.mesh_items_overflowed);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(std::memcmp(&got[i], &want[i], sizeof got[i]), 0) << i;
+}
+
 CC_INSTANTIATE_DEVICE_TEST(SdfContacts);
 
 } // namespace
