@@ -129,12 +129,8 @@ static cc_status own_band(const cc_vec3* v, const int* tris, const cc_bvh_node* 
                           cc_vec3 lower, cc_vec3 upper, float band_lo, float band_hi, cc_sdf_volume* vol)
 {
     memset(vol, 0, sizeof *vol);
-    int i0, j0, k0;
-    cc_sdf_lattice_axis(lower.x, upper.x, voxel, &i0, &vol->nx);
-    cc_sdf_lattice_axis(lower.y, upper.y, voxel, &j0, &vol->ny);
-    cc_sdf_lattice_axis(lower.z, upper.z, voxel, &k0, &vol->nz);
-    vol->voxel = voxel;
-    vol->origin = cc_v3((float)i0 * voxel, (float)j0 * voxel, (float)k0 * voxel);
+    int first[3];
+    cc_sdf_lattice_place(vol, lower, upper, voxel, first);
     int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK, bz = vol->nz / CC_SDF_BRICK;
     int bricks = bx * by * bz, corners = (bx + 1) * (by + 1) * (bz + 1);
     vol->table = (int*)cc_host_alloc(sizeof(int) * (size_t)bricks);

@@ -27,13 +27,26 @@ extern "C" void cc_sdf_volume_free(cc_sdf_volume* v)
     std::memset(v, 0, sizeof *v);
 }
 
-extern "C" void cc_sdf_lattice_axis(float lo, float hi, float voxel, int* first, int* count)
+namespace {
+
+void lattice_axis(float lo, float hi, float voxel, int* first, int* count)
 {
     int i0 = (int)std::floor(lo / voxel), i1 = (int)std::ceil(hi / voxel);
     i0 = (int)std::floor(i0 / (double)CC_SDF_BRICK) * CC_SDF_BRICK;
     int n = i1 - i0 + 1;
     *first = i0;
     *count = (n + CC_SDF_BRICK - 1) / CC_SDF_BRICK * CC_SDF_BRICK;
+}
+
+} // namespace
+
+extern "C" void cc_sdf_lattice_place(cc_sdf_volume* v, cc_vec3 lower, cc_vec3 upper, float voxel, int first[3])
+{
+    lattice_axis(lower.x, upper.x, voxel, &first[0], &v->nx);
+    lattice_axis(lower.y, upper.y, voxel, &first[1], &v->ny);
+    lattice_axis(lower.z, upper.z, voxel, &first[2], &v->nz);
+    v->voxel = voxel;
+    v->origin = cc_v3((float)first[0] * voxel, (float)first[1] * voxel, (float)first[2] * voxel);
 }
 
 #if !defined(CC_WITH_OPENVDB)
@@ -57,12 +70,9 @@ extern "C" cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_cou
     static std::once_flag init;
     std::call_once(init, [] { openvdb::initialize(); });
     std::memset(out, 0, sizeof *out);
-    int i0, j0, k0;
-    cc_sdf_lattice_axis(lower.x, upper.x, voxel, &i0, &out->nx);
-    cc_sdf_lattice_axis(lower.y, upper.y, voxel, &j0, &out->ny);
-    cc_sdf_lattice_axis(lower.z, upper.z, voxel, &k0, &out->nz);
-    out->voxel = voxel;
-    out->origin = cc_v3((float)i0 * voxel, (float)j0 * voxel, (float)k0 * voxel);
+    int first[3];
+    cc_sdf_lattice_place(out, lower, upper, voxel, first);
+    const int i0 = first[0], j0 = first[1], k0 = first[2];
     const int bx = out->nx / CC_SDF_BRICK, by = out->ny / CC_SDF_BRICK, bz = out->nz / CC_SDF_BRICK;
     const size_t bricks = (size_t)bx * by * bz;
     const int cx = bx + 1, cy = by + 1, cz = bz + 1;

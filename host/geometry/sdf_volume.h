@@ -24,10 +24,12 @@ typedef struct cc_sdf_volume {
 /* Whether this build has OpenVDB. */
 int cc_sdf_volume_available(void);
 
-/* The lattice along one axis covering [lo, hi] with spacing `voxel`: its
- * first sample index (a multiple of CC_SDF_BRICK) and its sample count (a
- * multiple of CC_SDF_BRICK). Sample i lies at i * voxel. */
-void cc_sdf_lattice_axis(float lo, float hi, float voxel, int* first, int* count);
+/* Places v's lattice over [lower, upper] with spacing `voxel`: its sample
+ * counts (multiples of CC_SDF_BRICK), spacing and origin, and in first[]
+ * the index of its first sample on each axis (a multiple of CC_SDF_BRICK;
+ * sample i lies at i * voxel, so that the lattice's bricks are OpenVDB's
+ * leaves). */
+void cc_sdf_lattice_place(cc_sdf_volume* v, cc_vec3 lower, cc_vec3 upper, float voxel, int first[3]);
 
 /* The band [band_lo, band_hi] [m] of the mesh (vertices in metres, 3
  * indices a triangle) on the lattice of spacing `voxel` that covers

@@ -15,20 +15,6 @@ namespace {
 
 class MeshContacts : public DeviceTest {};
 
-cc_pipeline_def plain_def(int reduce = 1)
-{
-    cc_pipeline_def d = cc_default_pipeline_def();
-    d.reduce_contacts = reduce;
-    return d;
-}
-
-float min_distance(const std::vector<cc_contact>& c)
-{
-    float d = INFINITY;
-    for (const auto& x : c) d = std::min(d, x.distance);
-    return d;
-}
-
 // A static surface (added by `add_surface`) and one dynamic shape of each
 // primitive type resting on it, each in its own world so that they do not
 // meet each other.

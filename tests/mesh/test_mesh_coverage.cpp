@@ -18,13 +18,6 @@ namespace {
 
 class MeshCoverage : public DeviceTest {};
 
-float min_distance(const std::vector<cc_contact>& c)
-{
-    float d = INFINITY;
-    for (const auto& x : c) d = std::min(d, x.distance);
-    return d;
-}
-
 enum Probe { kSphere, kCapsule, kBox, kCylinder, kCone, kEllipsoid, kProbeCount };
 const char* probe_name(int p)
 {

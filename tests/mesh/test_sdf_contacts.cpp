@@ -33,20 +33,6 @@ int add_box_mesh(cc_builder* b, cc_vec3 h, int res, float* voxel = nullptr)
     return mesh;
 }
 
-cc_pipeline_def plain_def(int reduce = 1)
-{
-    cc_pipeline_def d = cc_default_pipeline_def();
-    d.reduce_contacts = reduce;
-    return d;
-}
-
-float min_distance(const std::vector<cc_contact>& c)
-{
-    float d = INFINITY;
-    for (const auto& x : c) d = std::min(d, x.distance);
-    return d;
-}
-
 // A contact's point on the static shape `fixed` (world frame: its body is the world).
 cc_vec3 fixed_point(const cc_contact& c, int fixed) { return c.shape0 == fixed ? c.point0 : c.point1; }
 

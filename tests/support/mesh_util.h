@@ -1,6 +1,10 @@
-// Mesh helpers for the mesh tests: the shapes of mesh_shapes.h, stored in
-// a builder.
+// Mesh helpers for the mesh tests: the shapes of mesh_shapes.h stored in a
+// builder, pipeline defaults, the deepest contact.
 #pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "tests/support/mesh_shapes.h"
 #include "tests/support/test_support.h"
@@ -15,6 +19,22 @@ inline int add_mesh_data(cc_builder* b, const MeshData& m)
               CC_OK)
         << cc_last_error_message();
     return id;
+}
+
+// Pipeline defaults with contact reduction on or off.
+inline cc_pipeline_def plain_def(int reduce = 1)
+{
+    cc_pipeline_def d = cc_default_pipeline_def();
+    d.reduce_contacts = reduce;
+    return d;
+}
+
+// The deepest contact's distance (infinity for none).
+inline float min_distance(const std::vector<cc_contact>& c)
+{
+    float d = INFINITY;
+    for (const auto& x : c) d = std::min(d, x.distance);
+    return d;
 }
 
 }  // namespace cctest
