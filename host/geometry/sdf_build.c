@@ -211,6 +211,44 @@ static cc_status exact_distances(const cc_vec3* v, const int* tris, const cc_bvh
     return CC_OK;
 }
 
+cc_status cc_sdf_pack(cc_sdf_volume* vol, float band_lo, float band_hi, float pad, cc_sdf_data* out)
+{
+    cc_sdf_desc* d = &out->desc;
+    memset(d, 0, sizeof *d);
+    d->origin = vol->origin;
+    d->voxel = vol->voxel;
+    d->nx = vol->nx, d->ny = vol->ny, d->nz = vol->nz;
+    d->band_lo = band_lo;
+    d->band_hi = band_hi;
+    d->pad = pad;
+    d->scale = cc_v3(1.0f, 1.0f, 1.0f);
+    d->mesh = -1;
+    out->brick_count = (vol->nx / CC_SDF_BRICK) * (vol->ny / CC_SDF_BRICK) * (vol->nz / CC_SDF_BRICK);
+    out->table = vol->table;
+    vol->table = NULL;
+    out->stored = vol->stored;
+    size_t n = (size_t)vol->stored * CC_SDF_BRICK_SAMPLES;
+    out->codes = (unsigned short*)cc_host_alloc(sizeof(unsigned short) * (n ? n : 1));
+    if (!out->codes) {
+        cc_sdf_volume_free(vol);
+        cc_sdf_data_free(out);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "out of host memory for an SDF of %d bricks", out->stored);
+    }
+    /* Codes round to nearest; the decoded value is what the kernels compute. */
+    float range = band_hi - band_lo, err = 0.0f;
+    for (size_t i = 0; i < n; ++i) {
+        float v = vol->values[i];
+        float code = (float)floor(((double)v - band_lo) / range * CC_SDF_CODE_MAX + 0.5);
+        code = fminf(fmaxf(code, 0.0f), CC_SDF_CODE_MAX);
+        out->codes[i] = (unsigned short)code;
+        float decoded = band_lo + code * (range / CC_SDF_CODE_MAX);
+        err = fmaxf(err, fabsf(decoded - v));
+    }
+    out->quantization_error = err;
+    cc_sdf_volume_free(vol);
+    return CC_OK;
+}
+
 cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* triangles, int triangle_count,
                        int closed, const cc_sdf_def* def, cc_sdf_data* out)
 {
@@ -259,42 +297,10 @@ cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* tri
         cc_sdf_data_free(out);
         return s;
     }
-    cc_sdf_desc* d = &out->desc;
-    d->origin = vol.origin;
-    d->voxel = vol.voxel;
-    d->nx = vol.nx, d->ny = vol.ny, d->nz = vol.nz;
-    d->band_lo = band_lo;
-    d->band_hi = band_hi;
-    /* The lattice covers the padded bounds, so a point off it is at least
-     * the padding from the mesh's bounds. */
-    d->pad = def->margin;
-    d->shape_margin = def->shape_margin;
-    d->scale = def->scale;
-    d->mesh = -1;
-    d->table_first = d->value_first = d->coarse_first = 0;
-    out->brick_count = (vol.nx / CC_SDF_BRICK) * (vol.ny / CC_SDF_BRICK) * (vol.nz / CC_SDF_BRICK);
-    out->table = vol.table;
-    vol.table = NULL;
-    out->stored = vol.stored;
-    size_t n = (size_t)vol.stored * CC_SDF_BRICK_SAMPLES;
-    out->codes = (unsigned short*)cc_host_alloc(sizeof(unsigned short) * (n ? n : 1));
-    if (!out->codes) {
-        cc_sdf_volume_free(&vol);
-        cc_sdf_data_free(out);
-        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %d bricks", vol.stored);
-    }
-    /* Codes round to nearest; the decoded value is what the kernels compute. */
-    float range = d->band_hi - d->band_lo, err = 0.0f;
-    for (size_t i = 0; i < n; ++i) {
-        float v = vol.values[i];
-        float code = (float)floor(((double)v - d->band_lo) / range * CC_SDF_CODE_MAX + 0.5);
-        code = fminf(fmaxf(code, 0.0f), CC_SDF_CODE_MAX);
-        out->codes[i] = (unsigned short)code;
-        float decoded = d->band_lo + code * (range / CC_SDF_CODE_MAX);
-        err = fmaxf(err, fabsf(decoded - v));
-    }
-    out->quantization_error = err;
-    cc_sdf_volume_free(&vol);
+    s = cc_sdf_pack(&vol, band_lo, band_hi, def->margin, out);
+    if (s != CC_OK) return s;
+    out->desc.shape_margin = def->shape_margin;
+    out->desc.scale = def->scale;
     report(def, 1.0f);
     return CC_OK;
 }

@@ -5,6 +5,7 @@
 #define CC_HOST_GEOMETRY_SDF_BUILD_H
 
 #include "kernels/shapes/sdf.h"
+#include "host/geometry/sdf_volume.h"
 #include "host/internal.h"
 #include "cucontact/sdf.h"
 
@@ -31,6 +32,12 @@ typedef struct cc_sdf_data {
 cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* triangles, int triangle_count,
                        int closed, const cc_sdf_def* def, cc_sdf_data* out);
 void cc_sdf_data_free(cc_sdf_data* d);
+
+/* Packs a built band (clamped to [band_lo, band_hi]) into out: takes the
+ * volume's brick table, quantises its values, and frees the rest of it.
+ * out->coarse is the caller's (set before or after). `pad` is how far the
+ * lattice reaches past the surface at least. */
+cc_status cc_sdf_pack(cc_sdf_volume* vol, float band_lo, float band_hi, float pad, cc_sdf_data* out);
 
 /* The voxel size the def asks for, for a mesh whose scaled bounds are
  * [lower, upper] (before padding) [m]. */

@@ -5,16 +5,20 @@
 // brick and nothing is resampled.
 #include "host/geometry/sdf_volume.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "kernels/shapes/sdf.h"
 
 #if defined(CC_WITH_OPENVDB)
 #include <openvdb/openvdb.h>
+#include <openvdb/io/File.h>
 #include <openvdb/tools/MeshToVolume.h>
 #endif
 
@@ -57,6 +61,14 @@ extern "C" cc_status cc_sdf_volume_build(const cc_vec3*, int, const int*, int, i
                                          float, cc_sdf_volume*)
 {
     return cc_fail(CC_ERR_UNSUPPORTED, "cc_builder_build_mesh_sdf: this build has no OpenVDB");
+}
+
+extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char*, cc_sdf_volume*, float*, float**, int*)
+{
+    return cc_fail(CC_ERR_UNSUPPORTED,
+                   "cc_builder_load_mesh_sdf_vdb: cannot read '%s': this build has no OpenVDB; install libopenvdb-dev "
+                   "and libboost-dev (scripts/install-deps.sh does) and configure again",
+                   path);
 }
 
 #else
@@ -161,6 +173,145 @@ extern "C" cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_cou
         cc_sdf_volume_free(out);
         return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: OpenVDB failed: %s", e.what());
     }
+    return CC_OK;
+}
+
+extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char* grid_name, cc_sdf_volume* out, float* band,
+                                            float** coarse, int* coarse_count)
+{
+    static std::once_flag init;
+    std::call_once(init, [] { openvdb::initialize(); });
+    static const char* what = "cc_builder_load_mesh_sdf_vdb";
+    std::memset(out, 0, sizeof *out);
+    *coarse = nullptr;
+    if (FILE* f = std::fopen(path, "rb")) {
+        std::fclose(f);
+    } else {
+        return cc_fail(CC_ERR_IO, "%s: cannot open '%s' (%s)", what, path, std::strerror(errno));
+    }
+    openvdb::FloatGrid::Ptr grid;
+    try {
+        openvdb::io::File file(path);
+        file.open(false);
+        openvdb::GridBase::Ptr base;
+        if (grid_name && *grid_name) {
+            if (!file.hasGrid(grid_name)) {
+                std::string names;
+                for (auto it = file.beginName(); it != file.endName(); ++it) names += (names.empty() ? "" : ", ") + *it;
+                file.close();
+                return cc_fail(CC_ERR_PARSE, "%s: '%s' has no grid named '%s' (it holds: %s)", what, path, grid_name,
+                               names.empty() ? "no grids" : names.c_str());
+            }
+            base = file.readGrid(grid_name);
+        } else {
+            openvdb::GridPtrVecPtr grids = file.getGrids();
+            for (const auto& g : *grids)
+                if (g && g->isType<openvdb::FloatGrid>()) {
+                    base = g;
+                    break;
+                }
+        }
+        file.close();
+        grid = openvdb::gridPtrCast<openvdb::FloatGrid>(base);
+        if (!grid)
+            return cc_fail(CC_ERR_PARSE, "%s: '%s' holds no float grid%s%s; an SDF needs a level set of floats", what, path,
+                           grid_name && *grid_name ? " named " : "", grid_name && *grid_name ? grid_name : "");
+    } catch (const std::exception& e) {
+        return cc_fail(CC_ERR_PARSE, "%s: cannot read '%s' as an OpenVDB file: %s", what, path, e.what());
+    }
+    if (grid->getGridClass() != openvdb::GRID_LEVEL_SET)
+        return cc_fail(CC_ERR_PARSE, "%s: grid '%s' of '%s' is not a level set (its class is %s); an SDF needs signed distances",
+                       what, grid->getName().c_str(), path, openvdb::GridBase::gridClassToString(grid->getGridClass()).c_str());
+    const openvdb::math::Transform& xform = grid->transform();
+    openvdb::Vec3d vs = xform.voxelSize();
+    openvdb::Vec3d o = xform.indexToWorld(openvdb::Vec3d(0.0, 0.0, 0.0));
+    openvdb::Vec3d ex = xform.indexToWorld(openvdb::Vec3d(1.0, 0.0, 0.0)) - o;
+    openvdb::Vec3d ey = xform.indexToWorld(openvdb::Vec3d(0.0, 1.0, 0.0)) - o;
+    openvdb::Vec3d ez = xform.indexToWorld(openvdb::Vec3d(0.0, 0.0, 1.0)) - o;
+    double h = vs[0];
+    auto off_axis = [&](const openvdb::Vec3d& e, int k) {
+        for (int a = 0; a < 3; ++a)
+            if (std::fabs(e[a] - (a == k ? h : 0.0)) > 1e-6 * h) return true;
+        return false;
+    };
+    if (!xform.isLinear() || !(h > 0.0) || off_axis(ex, 0) || off_axis(ey, 1) || off_axis(ez, 2))
+        return cc_fail(CC_ERR_PARSE, "%s: grid '%s' of '%s' does not have uniform cubic voxels along the axes (voxel %g x %g x %g); resample it to a uniform, unrotated transform",
+                       what, grid->getName().c_str(), path, vs[0], vs[1], vs[2]);
+    float background = grid->background();
+    if (!std::isfinite(background) || !(background > 0.0f))
+        return cc_fail(CC_ERR_PARSE, "%s: grid '%s' of '%s' has background %g; a level set's is its positive half width", what,
+                       grid->getName().c_str(), path, (double)background);
+    for (auto it = grid->cbeginValueOn(); it; ++it)
+        if (!std::isfinite(*it))
+            return cc_fail(CC_ERR_PARSE, "%s: grid '%s' of '%s' holds a non-finite value at voxel (%d, %d, %d)", what,
+                           grid->getName().c_str(), path, it.getCoord().x(), it.getCoord().y(), it.getCoord().z());
+    openvdb::CoordBBox box = grid->evalActiveVoxelBoundingBox();
+    if (box.empty()) return cc_fail(CC_ERR_PARSE, "%s: grid '%s' of '%s' has no active voxels", what, grid->getName().c_str(), path);
+    float voxel = (float)h, b = std::min(background, CC_SDF_BAND_VOXELS * voxel);
+    *band = b;
+    // The lattice in index space over the active voxels and a brick around
+    // them, then placed in the world by the grid's translation.
+    int first[3], last[3];
+    for (int k = 0; k < 3; ++k) {
+        first[k] = (int)std::floor((box.min()[k] - CC_SDF_BRICK) / (double)CC_SDF_BRICK) * CC_SDF_BRICK;
+        last[k] = (int)std::ceil((box.max()[k] + CC_SDF_BRICK + 1) / (double)CC_SDF_BRICK) * CC_SDF_BRICK;
+    }
+    out->nx = last[0] - first[0], out->ny = last[1] - first[1], out->nz = last[2] - first[2];
+    if ((double)out->nx * out->ny * out->nz > 2147483647.0)
+        return cc_fail(CC_ERR_PARSE, "%s: grid '%s' of '%s' spans %d x %d x %d voxels, more than an SDF holds (2^31)", what,
+                       grid->getName().c_str(), path, out->nx, out->ny, out->nz);
+    out->voxel = voxel;
+    openvdb::Vec3d origin = xform.indexToWorld(openvdb::Vec3d(first[0], first[1], first[2]));
+    out->origin = cc_v3((float)origin[0], (float)origin[1], (float)origin[2]);
+    const int bx = out->nx / CC_SDF_BRICK, by = out->ny / CC_SDF_BRICK, bz = out->nz / CC_SDF_BRICK;
+    const size_t bricks = (size_t)bx * by * bz;
+    const int cx = bx + 1, cy = by + 1, cz = bz + 1;
+    auto acc = grid->getConstAccessor();
+    out->table = (int*)cc_host_alloc(sizeof(int) * bricks);
+    *coarse = (float*)cc_host_alloc(sizeof(float) * (size_t)cx * cy * cz);
+    std::vector<char> banded(bricks, 0);
+    for (auto leaf = grid->tree().cbeginLeaf(); leaf; ++leaf) {
+        if (leaf->onVoxelCount() == 0) continue;
+        openvdb::Coord lo = leaf->origin();
+        int i = (lo.x() - first[0]) / CC_SDF_BRICK, j = (lo.y() - first[1]) / CC_SDF_BRICK, k = (lo.z() - first[2]) / CC_SDF_BRICK;
+        if (i >= 0 && j >= 0 && k >= 0 && i < bx && j < by && k < bz) banded[((size_t)k * by + j) * bx + i] = 1;
+    }
+    size_t stored = 0;
+    for (size_t n = 0; n < bricks; ++n) stored += banded[n];
+    out->values = (float*)cc_host_alloc(sizeof(float) * CC_SDF_BRICK_SAMPLES * (stored ? stored : 1));
+    if (!out->table || !*coarse || !out->values) {
+        cc_sdf_volume_free(out);
+        cc_host_free(*coarse);
+        *coarse = nullptr;
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: no memory for an SDF of %zu bricks", what, bricks);
+    }
+    int next = 0;
+    for (int k = 0; k < bz; ++k)
+        for (int j = 0; j < by; ++j)
+            for (int i = 0; i < bx; ++i) {
+                size_t n = ((size_t)k * by + j) * bx + i;
+                openvdb::Coord corner(first[0] + CC_SDF_BRICK * i, first[1] + CC_SDF_BRICK * j, first[2] + CC_SDF_BRICK * k);
+                if (!banded[n]) {
+                    out->table[n] = acc.getValue(corner) > 0.0f ? CC_SDF_OUTSIDE : CC_SDF_INSIDE;
+                    continue;
+                }
+                float* dst = out->values + (size_t)next * CC_SDF_BRICK_SAMPLES;
+                for (int z = 0; z < CC_SDF_BRICK; ++z)
+                    for (int y = 0; y < CC_SDF_BRICK; ++y)
+                        for (int x = 0; x < CC_SDF_BRICK; ++x) {
+                            float v = acc.getValue(corner.offsetBy(x, y, z));
+                            dst[(z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x] = std::min(std::max(v, -b), b);
+                        }
+                out->table[n] = next++;
+            }
+    out->stored = next;
+    for (int k = 0; k < cz; ++k)
+        for (int j = 0; j < cy; ++j)
+            for (int i = 0; i < cx; ++i) {
+                openvdb::Coord c(first[0] + CC_SDF_BRICK * i, first[1] + CC_SDF_BRICK * j, first[2] + CC_SDF_BRICK * k);
+                (*coarse)[((size_t)k * cy + j) * cx + i] = acc.getValue(c);
+            }
+    *coarse_count = cx * cy * cz;
     return CC_OK;
 }
 

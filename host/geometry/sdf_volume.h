@@ -42,6 +42,18 @@ cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_count, const i
                               cc_sdf_volume* out);
 void cc_sdf_volume_free(cc_sdf_volume* v);
 
+/* Reads level-set grid `grid_name` (NULL or "": the file's first float
+ * grid) of the OpenVDB file `path` into a band: OpenVDB's leaves with
+ * active voxels become the stored bricks, values clamped to the band
+ * [-b, b], b the grid's background (its half width) at most
+ * CC_SDF_BAND_VOXELS voxels; the brick corners' values (the grid's, the
+ * band's where it is clamped) into *coarse (cc_host_alloc). Rejects,
+ * naming the file: a file OpenVDB cannot read (truncated, not a .vdb), a
+ * missing grid, a grid that is not a float level set, voxels that are not
+ * uniform cubes aligned with the axes, non-finite values. */
+cc_status cc_sdf_volume_read_vdb(const char* path, const char* grid_name, cc_sdf_volume* out, float* band,
+                                 float** coarse, int* coarse_count);
+
 #ifdef __cplusplus
 }
 #endif

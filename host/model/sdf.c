@@ -127,6 +127,43 @@ cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* d
     return cc_ok();
 }
 
+cc_status cc_builder_load_mesh_sdf_vdb(cc_builder* b, int mesh, const char* path, const char* grid_name, cc_vec3 scale,
+                                       int* out_sdf)
+{
+    static const char* what = "cc_builder_load_mesh_sdf_vdb";
+    if (!b || !path) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder or path is NULL", what);
+    if (mesh < 0 || mesh >= b->mesh_count)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: mesh %d does not exist (the builder holds %d); use an index from cc_builder_add_mesh_data", what, mesh, b->mesh_count);
+    if (!cc_is_finite_vec3(scale) || scale.x < CC_SIZE_MIN || scale.y < CC_SIZE_MIN || scale.z < CC_SIZE_MIN ||
+        scale.x > CC_SIZE_MAX || scale.y > CC_SIZE_MAX || scale.z > CC_SIZE_MAX)
+        return cc_fail(CC_ERR_INVALID_SIZE, "%s: scale (%g, %g, %g) must lie in [%g, %g] on every axis", what, (double)scale.x, (double)scale.y, (double)scale.z, (double)CC_SIZE_MIN, (double)CC_SIZE_MAX);
+    for (int i = 0; i < b->sdf_count; ++i)
+        if (b->sdfs[i].mesh == mesh && same_scale(b->sdfs[i].data.desc.scale, scale))
+            return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: mesh %d already has SDF %d at scale (%g, %g, %g); a mesh takes one SDF per scale", what, mesh, i, (double)scale.x, (double)scale.y, (double)scale.z);
+    if (!cc_reserve((void**)&b->sdfs, &b->sdf_capacity, b->sdf_count + 1, sizeof *b->sdfs))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    cc_sdf_volume vol;
+    float band = 0.0f, *coarse = NULL;
+    int coarse_count = 0;
+    cc_status s = cc_sdf_volume_read_vdb(path, grid_name, &vol, &band, &coarse, &coarse_count);
+    if (s != CC_OK) return s;
+    cc_sdf_record r;
+    memset(&r, 0, sizeof r);
+    r.mesh = mesh;
+    r.data.coarse = coarse;
+    r.data.coarse_count = coarse_count;
+    /* The lattice reaches a brick past the band's voxels, so at least that
+     * far past the surface. */
+    s = cc_sdf_pack(&vol, -band, band, CC_SDF_BRICK * vol.voxel, &r.data);
+    if (s != CC_OK) return s;
+    r.data.desc.scale = scale;
+    r.data.desc.mesh = mesh;
+    b->sdfs[b->sdf_count] = r;
+    if (out_sdf) *out_sdf = b->sdf_count;
+    b->sdf_count++;
+    return cc_ok();
+}
+
 int cc_builder_sdf_count(const cc_builder* b) { return b ? b->sdf_count : 0; }
 
 static cc_status check_sdf(const cc_builder* b, int sdf, const char* what)

@@ -56,6 +56,19 @@ cc_sdf_def cc_default_sdf_def(void);
 /// (named in the message) and a lattice over 2^31 samples.
 cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* def, int* out_sdf);
 
+/// Attaches level-set grid `grid_name` (NULL or "": the file's first float
+/// grid) of the OpenVDB file `path` as the SDF of mesh `mesh` at `scale`,
+/// in place of building one: the grid's world frame is the mesh's scaled
+/// frame, its values signed distances (negative inside). The band stored is
+/// the grid's (its background), at most 8 voxels either side. Fails,
+/// changing nothing and naming the file: a file that cannot be read
+/// (missing, truncated, not OpenVDB; CC_ERR_PARSE or CC_ERR_IO), a missing
+/// grid (the message lists the file's grids), a grid that is not a float
+/// level set, voxels that are not uniform cubes along the axes, non-finite
+/// values; CC_ERR_UNSUPPORTED in a build without OpenVDB.
+cc_status cc_builder_load_mesh_sdf_vdb(cc_builder* b, int mesh, const char* path, const char* grid_name, cc_vec3 scale,
+                                       int* out_sdf);
+
 /// What an SDF holds.
 typedef struct cc_sdf_info {
     int mesh;                  ///< the mesh it was built from

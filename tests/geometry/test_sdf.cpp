@@ -11,7 +11,14 @@
 #include <string>
 #include <unistd.h>
 
+#if defined(CC_TEST_WITH_OPENVDB)
+#include <openvdb/openvdb.h>
+#include <openvdb/io/File.h>
+#include <openvdb/tools/LevelSetSphere.h>
+#endif
+
 #include "host/geometry/winding.h"
+#include "kernels/math/quat.h"
 #include "host/testing.h"
 #include "kernels/mesh/bvh.h"
 #include "tests/support/mesh_util.h"
@@ -474,6 +481,119 @@ TEST(Sdf, AnUnusableCacheFolderIsAWarningNotAFailure)
     ASSERT_GE(built.warnings.size(), 1u);
     EXPECT_NE(built.warnings.back().find("cannot write"), std::string::npos) << built.warnings.back();
     std::filesystem::remove(file);
+}
+
+#if defined(CC_TEST_WITH_OPENVDB)
+// Writes grids to a .vdb file with OpenVDB.
+void write_vdb(const std::string& path, openvdb::GridPtrVec grids)
+{
+    openvdb::io::File file(path);
+    file.write(grids);
+    file.close();
+}
+
+openvdb::FloatGrid::Ptr sphere_level_set(float radius, float voxel, const char* name)
+{
+    openvdb::FloatGrid::Ptr g =
+        openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(radius, openvdb::Vec3f(0.0f, 0.0f, 0.0f), voxel, 3.0f);
+    g->setName(name);
+    return g;
+}
+#endif
+
+TEST(Sdf, AVdbSphereLoadsAndCollidesLikeTheSphere)
+{
+#if !defined(CC_TEST_WITH_OPENVDB)
+    GTEST_SKIP() << "built without OpenVDB: the test cannot write a .vdb";
+#else
+    openvdb::initialize();
+    const float r = 0.25f, voxel = 0.005f;
+    std::string path = std::filesystem::temp_directory_path() / ("cucontact-sphere-" + std::to_string(getpid()) + ".vdb");
+    write_vdb(path, {sphere_level_set(r, voxel, "ball")});
+    Builder b = make_builder(0.0f);
+    int ball = add_mesh_data(b.get(), sphere_mesh(r, 4));
+    int sdf = -1;
+    ASSERT_EQ(cc_builder_load_mesh_sdf_vdb(b.get(), ball, path.c_str(), "ball", {1, 1, 1}, &sdf), CC_OK)
+        << cc_last_error_message();
+    cc_sdf_info info;
+    ASSERT_EQ(cc_builder_get_sdf_info(b.get(), sdf, &info), CC_OK);
+    EXPECT_NEAR(info.voxel_size, voxel, 1e-7f);
+    EXPECT_NEAR(info.band[1], 3.0f * voxel, 1e-6f);
+    // The field: the sphere's distance within a voxel in the band, the
+    // right sign everywhere.
+    std::mt19937 rng(8);
+    std::uniform_real_distribution<float> u(-0.4f, 0.4f);
+    Field f{std::move(b), sdf, info};
+    for (int i = 0; i < 5000; ++i) {
+        cc_vec3 p = {u(rng), u(rng), u(rng)};
+        float truth = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z) - r, d = sample(f, p);
+        if (std::fabs(truth) < info.band[1] - voxel) {
+            ASSERT_NEAR(d, truth, voxel) << p.x << " " << p.y << " " << p.z;
+        }
+        if (std::fabs(truth) > voxel) {
+            ASSERT_EQ(d > 0.0f, truth > 0.0f) << p.x << " " << p.y << " " << p.z;
+        }
+    }
+    // Collided: a box corner pointing up 2 mm into the ball's bottom goes
+    // through the ball's field, as deep as against the analytic sphere.
+    int box = add_mesh_data(f.b.get(), box_mesh({0.1f, 0.1f, 0.1f}));
+    ASSERT_EQ(cc_builder_add_mesh(f.b.get(), add_body(f.b.get(), {0, 0, 0}), ball, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    // Corner (1, 1, 1) of the box turned to point along +z, 2 mm inside the ball.
+    const float c = 0.1f * std::sqrt(3.0f);
+    const float k = 0.57735027f; // the shortest turn of (1, 1, 1) / sqrt(3) onto +z: (a x z, 1 + a . z)
+    cc_quat q = cc_q_normalize({k, -k, 0.0f, 1.0f + k});
+    ASSERT_NEAR(cc_q_rotate(q, {0.1f, 0.1f, 0.1f}).z, c, 1e-6f);
+    int holder = add_body(f.b.get(), {0.0f, 0.0f, -r + 0.002f - c}, q, 1);
+    ASSERT_EQ(cc_builder_add_mesh(f.b.get(), holder, box, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    World w;
+    cc_pipeline_def d = cc_default_pipeline_def();
+    ASSERT_EQ(make_world(f.b.get(), cc_device_cpu(), d, &w), CC_OK) << cc_last_error_message();
+    std::vector<cc_contact> contacts = collide(w);
+    ASSERT_GE(contacts.size(), 1u);
+    float deepest = 0.0f;
+    for (const auto& x : contacts) deepest = std::min(deepest, x.distance);
+    EXPECT_NEAR(deepest, -0.002f, voxel);
+    std::filesystem::remove(path);
+#endif
+}
+
+TEST(Sdf, BadVdbFilesFailWithTheirReasonAndChangeNothing)
+{
+#if !defined(CC_TEST_WITH_OPENVDB)
+    GTEST_SKIP() << "built without OpenVDB: the test cannot write a .vdb";
+#else
+    openvdb::initialize();
+    const std::string stem = std::filesystem::temp_directory_path() / ("cucontact-bad-" + std::to_string(getpid()));
+    Builder b = make_builder();
+    int ball = add_mesh_data(b.get(), sphere_mesh(0.25f, 2));
+    auto load = [&](const std::string& path, const char* grid) {
+        return cc_builder_load_mesh_sdf_vdb(b.get(), ball, path.c_str(), grid, {1, 1, 1}, nullptr);
+    };
+    // A fog volume is not a level set.
+    openvdb::FloatGrid::Ptr fog = sphere_level_set(0.25f, 0.01f, "fog");
+    fog->setGridClass(openvdb::GRID_FOG_VOLUME);
+    write_vdb(stem + "-fog.vdb", {fog});
+    EXPECT_EQ(load(stem + "-fog.vdb", "fog"), CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("not a level set"), std::string::npos) << cc_last_error_message();
+    // A grid name the file does not hold: the message lists what it holds.
+    write_vdb(stem + "-ball.vdb", {sphere_level_set(0.25f, 0.01f, "ball")});
+    EXPECT_EQ(load(stem + "-ball.vdb", "cube"), CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("no grid named 'cube' (it holds: ball)"), std::string::npos)
+        << cc_last_error_message();
+    // Truncated.
+    std::filesystem::copy_file(stem + "-ball.vdb", stem + "-cut.vdb");
+    std::filesystem::resize_file(stem + "-cut.vdb", std::filesystem::file_size(stem + "-ball.vdb") / 2);
+    EXPECT_EQ(load(stem + "-cut.vdb", "ball"), CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find(stem + "-cut.vdb"), std::string::npos) << cc_last_error_message();
+    // Missing.
+    EXPECT_EQ(load(stem + "-none.vdb", "ball"), CC_ERR_IO);
+    EXPECT_NE(std::string(cc_last_error_message()).find("cannot open"), std::string::npos) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_sdf_count(b.get()), 0);
+    // And the good one loads.
+    EXPECT_EQ(load(stem + "-ball.vdb", nullptr), CC_OK) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_sdf_count(b.get()), 1);
+    for (const char* s : {"-fog.vdb", "-ball.vdb", "-cut.vdb"}) std::filesystem::remove(stem + s);
+#endif
 }
 
 TEST(Sdf, BadInputFailsAndChangesNothing)
