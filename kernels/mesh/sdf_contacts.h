@@ -1,5 +1,7 @@
 /* Mesh against mesh through a signed distance field: the features of one
- * mesh (its vertices, then its kept edges) sampled in the other's SDF.
+ * mesh (its vertices and its kept edges, walked in the Morton order of
+ * shapes/mesh.h) sampled in the other's SDF; and a heightfield's grid
+ * against a mesh's SDF the same way.
  *
  * A vertex closer than the pair's threshold is a contact, its normal the
  * field's gradient. An edge adds what its ends miss: where the field dips
@@ -11,9 +13,11 @@
  * there is refined by the parabola through it and its neighbours (the field
  * is smooth within a cell, and one more sample keeps the lower of the two),
  * and a flat stretch (samples within CC_SDF_FLAT_VOXELS of the lowest) is
- * followed to its ends, each found by bisection to 1/256 of a step. Contacts are routed like
- * the vertex route's (reduction votes, then the emit pass by fingerprint:
- * ((feature * 2 + which) * 2 + side), side 1 for the second mesh). */
+ * followed to its ends, each found by bisection to 1/256 of a step.
+ * Contacts are routed like the vertex route's (reduction votes, then the
+ * emit pass by fingerprint: ((i * 2 + which) * 2 + side), i the feature's
+ * place in the walking order, which the end of a flat stretch, side 1 for
+ * the second mesh). */
 #ifndef CC_KERNELS_MESH_SDF_CONTACTS_H
 #define CC_KERNELS_MESH_SDF_CONTACTS_H
 
@@ -23,13 +27,6 @@
 /* Samples within this many voxels of an edge's lowest belong to its flat stretch. */
 #define CC_SDF_FLAT_VOXELS 0.02f
 #define CC_SDF_REFINE_STEPS 8
-
-/* Vertices and kept edges of mesh shape s: the features an SDF item walks. */
-CC_HD int cc_sdf_feature_count(const cc_model_view* m, int s)
-{
-    const cc_mesh_desc* d = &m->meshes[m->shape_source[s]];
-    return d->vertex_count + d->edge_count;
-}
 
 /* Whether the surface queries of mesh shape x against shape y go through
  * y's SDF. */
