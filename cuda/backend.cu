@@ -92,7 +92,9 @@ static cc_status cuda_run_stage(cc_stage stage, const cc_pass_view* v, cc_stream
         int emit = stage == CC_STAGE_MESH_EMIT;
         cc_status st = cc_cuda_mesh_sphere_items(v, emit, s);
         if (st == CC_OK) st = cc_cuda_mesh_convex_items(v, emit, s);
-        return st == CC_OK ? cc_cuda_mesh_vertex_items(v, emit, s) : st;
+        if (st == CC_OK) st = cc_cuda_mesh_vertex_items(v, emit, s);
+        if (st == CC_OK) st = emit ? cc_cuda_mesh_sdf_emit(v, s) : cc_cuda_mesh_sdf_items(v, s);
+        return st;
     }
     case CC_STAGE_FINALIZE: return cc_cuda_finalize(v, s);
     case CC_STAGE_KEYS_CLEAR: return cc_cuda_keys_clear(v, s);

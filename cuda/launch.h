@@ -113,6 +113,8 @@ cc_status cc_cuda_mesh_sphere_items(const cc_pass_view* v, int emit, cudaStream_
 cc_status cc_cuda_mesh_convex_items(const cc_pass_view* v, int emit, cudaStream_t s);
 cc_status cc_cuda_mesh_convex_emit(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_vertex_items(const cc_pass_view* v, int emit, cudaStream_t s);
+cc_status cc_cuda_mesh_sdf_items(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_mesh_sdf_emit(const cc_pass_view* v, cudaStream_t s);
 /* Stable radix sort of n (key, value) pairs with caller-provided scratch. */
 cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,
                                  const int* values_in, int* values_out, int n, cudaStream_t s);

@@ -12,7 +12,8 @@ prints one table, and exits 1 when a budget is exceeded:
   light kernels (analytic and primitive routes, broad phase, contacts, step):
       at most 128 registers and 1 KiB of stack;
   heavy kernels (GJK/MPR pairs, time-of-impact sweeps, convex shapes on
-      triangles, mesh vertices against surfaces): at most 192 registers (with 256-thread blocks every
+      triangles, mesh vertices against surfaces, mesh features against
+      SDFs): at most 192 registers (with 256-thread blocks every
       count from 129 to 255 gives one block per SM: the bound stops growth);
   every kernel and every function it calls: no spills;
   every translation unit: at most 90 s of processor time to compile, every
@@ -35,12 +36,14 @@ COMPILE_SECONDS = 90.0
 
 # Kernels allowed the heavy budget: the routes that run the convex query or
 # a BVH walk per thread. Template arguments name the mesh item family
-# (kernels/mesh/narrowphase.h: 1 convex shapes on triangles, 2 vertices).
+# (kernels/mesh/narrowphase.h: 1 convex shapes on triangles, 2 vertices,
+# 3 features against SDFs: a search along each edge).
 HEAVY_KERNELS = [
     r"^cc_narrowphase_convex_kernel$",
     r"^cc_toi_kernel$",
     r"^cc_mesh_(items|emit)_kernel<1>$",
     r"^cc_mesh_(items|emit)_kernel<2>$",
+    r"^cc_mesh_(items|emit)_kernel<3>$",
 ]
 
 

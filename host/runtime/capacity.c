@@ -78,7 +78,8 @@ static int64_t vertex_chunks(const cc_model_view* v, int s)
      * it, about as many chunks again. */
     const cc_mesh_desc* d = &v->meshes[v->shape_source[s]];
     int64_t features = d->vertex_count + (v->sdfs_count ? d->edge_count : 0);
-    return (features + CC_MESH_FEATURE_CHUNK - 1) / CC_MESH_FEATURE_CHUNK * (v->shape_sdf[s] >= 0 ? 2 : 1);
+    int grids = v->shape_sdf[s] >= 0 && v->hfields_count > 0;
+    return (features + CC_MESH_FEATURE_CHUNK - 1) / CC_MESH_FEATURE_CHUNK * (grids ? 2 : 1);
 }
 
 /* Per mesh: mean triangle area [m^2] and enclosed volume [m^3], unscaled

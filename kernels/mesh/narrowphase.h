@@ -31,11 +31,14 @@
 #define CC_MESH_FAMILY_SPHERE 0   /* CC_MESH_ITEM_SPHERE_TRIANGLE */
 #define CC_MESH_FAMILY_CONVEX 1   /* CC_MESH_ITEM_CONVEX_TRIANGLE */
 #define CC_MESH_FAMILY_VERTICES 2 /* plane vertices and mesh vertices against a surface */
+#define CC_MESH_FAMILY_SDF 3      /* mesh features and heightfield grids against an SDF */
 
 CC_HD int cc_mesh_kind_family(int kind)
 {
     if (kind == CC_MESH_ITEM_SPHERE_TRIANGLE) return CC_MESH_FAMILY_SPHERE;
     if (kind == CC_MESH_ITEM_CONVEX_TRIANGLE) return CC_MESH_FAMILY_CONVEX;
+    if (kind == CC_MESH_ITEM_SDF_OF_A || kind == CC_MESH_ITEM_SDF_OF_B || kind == CC_MESH_ITEM_HFIELD_SDF)
+        return CC_MESH_FAMILY_SDF;
     return CC_MESH_FAMILY_VERTICES;
 }
 
@@ -843,7 +846,13 @@ CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_v
     /* A constant family compiles the other families' routines away. */
     if (family == CC_MESH_FAMILY_SPHERE) cc_mesh_sphere_triangle_item(x);
     else if (family == CC_MESH_FAMILY_CONVEX) cc_mesh_convex_triangle_item(x, p.ta);
-    else if (kind == CC_MESH_ITEM_SPHERE_TRIANGLE) cc_mesh_sphere_triangle_item(x);
+    else if (family == CC_MESH_FAMILY_VERTICES) {
+        if (kind == CC_MESH_ITEM_PLANE_VERTICES) cc_mesh_plane_vertices_item(x);
+        else cc_mesh_vertices_item(x, kind == CC_MESH_ITEM_VERTICES_OF_A);
+    } else if (family == CC_MESH_FAMILY_SDF) {
+        if (kind == CC_MESH_ITEM_HFIELD_SDF) cc_mesh_hfield_sdf_item(x);
+        else cc_mesh_sdf_item(x, kind == CC_MESH_ITEM_SDF_OF_A);
+    } else if (kind == CC_MESH_ITEM_SPHERE_TRIANGLE) cc_mesh_sphere_triangle_item(x);
     else if (kind == CC_MESH_ITEM_CONVEX_TRIANGLE) cc_mesh_convex_triangle_item(x, p.ta);
     else if (kind == CC_MESH_ITEM_PLANE_VERTICES) cc_mesh_plane_vertices_item(x);
     else if (kind == CC_MESH_ITEM_SDF_OF_A || kind == CC_MESH_ITEM_SDF_OF_B) cc_mesh_sdf_item(x, kind == CC_MESH_ITEM_SDF_OF_A);

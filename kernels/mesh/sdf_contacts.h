@@ -47,8 +47,8 @@ CC_HD float cc_sdf_along(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float t)
  * stretch a point inside it: at the end the edge leaves y's face, where
  * interpolation blends the face's normal with the rim's), when the field
  * has a direction there. */
-CC_HD void cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l,
-                                cc_vec3 toward, int of_a, unsigned fingerprint)
+CC_HD_CALL void cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l,
+                                     cc_vec3 toward, int of_a, unsigned fingerprint)
 {
     cc_vec3 g;
     float d = cc_sdf_distance(f, l, &g);
@@ -92,8 +92,8 @@ CC_HD float cc_sdf_dip(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, int at, floa
 }
 
 /* Edge l0 -> l1 (y's frame): contacts inside it that its ends miss. */
-CC_HD void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l0, cc_vec3 l1,
-                                float threshold, int of_a, unsigned base)
+CC_HD_CALL void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l0,
+                                     cc_vec3 l1, float threshold, int of_a, unsigned base)
 {
     cc_vec3 dl = cc_v3_sub(l1, l0);
     float voxel = f->d->voxel, length = cc_v3_length(dl);

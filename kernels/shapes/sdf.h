@@ -155,7 +155,7 @@ CC_HD float cc_sdf_coarse_bound(const cc_sdf_ref* s, cc_vec3 u, float* interpola
  * from the true distance by at most the quantisation bound plus the
  * interpolation error of a voxel; past the band and the lattice, a lower
  * bound outside and the band's value inside. */
-CC_HD float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
+CC_HD_CALL float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
 {
     const cc_sdf_desc* d = s->d;
     float inv = 1.0f / d->voxel;
