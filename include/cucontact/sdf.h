@@ -21,8 +21,8 @@ typedef struct cc_sdf_def {
     float shape_margin;      ///< subtracted from the field when sampled, not part of the build [m] (0)
     cc_vec3 scale;           ///< mesh scale baked into the field; shapes with this size use it ((1, 1, 1))
     /// Edges whose two triangles meet within this angle of flat are left out
-    /// of the edge queries [rad]; 0 keeps every edge but exactly flat ones,
-    /// negative keeps every edge (0.1 deg = 0.00174533).
+    /// of the edge queries [rad]; 0 or negative keeps every edge (0.1 deg =
+    /// 0.00174533).
     float edge_lower_angle_threshold;
     /// Nonzero: also leave out concave edges whose two ends are fully
     /// concave (every neighbour on or above the end's tangent plane): no
@@ -88,9 +88,10 @@ cc_status cc_builder_get_sdf_info(const cc_builder* b, int sdf, cc_sdf_info* out
 
 /// Samples SDF `sdf` at `count` points of the mesh frame (scaled) [m]:
 /// the distance (negative inside) and, when `gradients` is not NULL, the
-/// field's gradient (unit length where the field is a distance, shorter
-/// where it is clamped or interpolated across a ridge), as the narrow phase
-/// reads them. The narrow phase normalises the gradient for a normal.
+/// field's gradient, as the narrow phase reads them: about unit length in
+/// the band (interpolation stretches or shortens it by a few percent near
+/// curved or sharp features), the coarse grid's past it. The narrow phase
+/// normalises the gradient for a normal.
 cc_status cc_builder_sample_sdf(const cc_builder* b, int sdf, const cc_vec3* points, int count, float* distances,
                                 cc_vec3* gradients);
 
