@@ -39,34 +39,14 @@ float cc_sdf_voxel_size(const cc_sdf_def* def, cc_vec3 lower, cc_vec3 upper)
     return longest / (float)def->max_resolution;
 }
 
-/* Distance from p to the nearest triangle, or `limit` when none is
- * nearer: depth-first through the BVH, nearer child first, pruning boxes
- * no nearer than the best so far. */
+/* Distance from p to the nearest triangle (the BVH's branch and bound), or
+ * `limit` when none is nearer. */
 static float nearest_distance(cc_vec3 p, const cc_bvh_node* nodes, const int* prims, const cc_vec3* v, const int* tris,
                               float limit)
 {
-    float best = limit < 1.8e19f ? limit * limit : FLT_MAX;
-    int stack[CC_BVH_MAX_DEPTH + 1], top = 0;
-    stack[top++] = 0;
-    while (top) {
-        const cc_bvh_node* n = &nodes[stack[--top]];
-        if (cc_bvh_box_distance_sq(p, n->lower, n->upper) >= best) continue;
-        if (n->count) {
-            for (int s = n->first; s < n->first + n->count; ++s) {
-                const int* t = tris + 3 * prims[s];
-                cc_vec3 q = cc_closest_point_on_triangle(p, v[t[0]], v[t[1]], v[t[2]]);
-                best = fminf(best, cc_v3_length_sq(cc_v3_sub(p, q)));
-            }
-            continue;
-        }
-        int l = n->first, r = n->first + 1;
-        float dl = cc_bvh_box_distance_sq(p, nodes[l].lower, nodes[l].upper);
-        float dr = cc_bvh_box_distance_sq(p, nodes[r].lower, nodes[r].upper);
-        /* The nearer child is popped first. */
-        stack[top++] = dl <= dr ? r : l;
-        stack[top++] = dl <= dr ? l : r;
-    }
-    return sqrtf(best);
+    float d = limit;
+    cc_bvh_closest_triangle(nodes, prims, v, (const cc_mesh_triangle*)tris, p, limit, NULL, &d);
+    return d;
 }
 
 /* Whether p is inside: OpenVDB's sign `vdb` for a closed mesh, the
