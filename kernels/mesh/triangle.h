@@ -681,15 +681,18 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
     touching = cc_minf(touching, -low_h);
     r->normal = cc_v3_neg(n);
     r->distance = -touching;
-    /* A's touching point: the point of its exact support set along GJK's
+    /* A's touching point: the point of its supporting feature along GJK's
      * normal nearest GJK's own (a blend of support points, which lies
      * inside a curved surface). One support point alone would be an
      * arbitrary end of a box's edge or of a cylinder's side line lying
-     * along the triangle's rim, far from where the two touch. */
-    cc_feature fa, sa;
+     * along the triangle's rim, far from where the two touch; and so would
+     * the feature cut to its exact support set, since GJK's normal, a gap
+     * of a few tolerances apart, is off by 1e-4 rad or more: a large box
+     * face tilted by that much is one corner (a small triangle of a fine
+     * mesh under a big box took the box's far corner as the contact). */
+    cc_feature fa;
     cc_convex_feature(a, g.normal, &fa);
-    cc_support_set_of(a, &fa, g.normal, 10.0f * tol, &sa);
-    r->point_a = cc_support_nearest(a, &sa, g.normal, g.point_a);
+    r->point_a = cc_support_nearest(a, &fa, g.normal, g.point_a);
     /* Lifted free, A touches the prism only where it leaves last: on the
      * triangle, its face or its rim, across GJK's gap from A's touching
      * point (GJK's own point of the prism is a blend of its vertices, on a
@@ -777,6 +780,23 @@ CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type
     return cc_convex_query(&q->a, &q->b, threshold, &q->r);
 }
 
+/* The smallest gap along r's normal where its two features overlap seen
+ * along it (the overlap cc_convex_witness kept), or 3e38 where they do
+ * not. */
+#define CC_TRI_OVERLAP_TIE 1.0e-5f
+CC_HD float cc_tri_overlap_gap(const cc_convex_result* r)
+{
+    float best = 3.0e38f;
+    for (int i = 0; i < r->overlap_count; ++i) {
+        cc_vec3 qa, qb;
+        if (!cc_feature_lift(&r->feature_a, &r->overlap_plane, r->overlap_u[i], r->overlap_v[i], &qa) ||
+            !cc_feature_lift(&r->feature_b, &r->overlap_plane, r->overlap_u[i], r->overlap_v[i], &qb))
+            continue;
+        best = cc_minf(best, cc_v3_dot(cc_v3_sub(qb, qa), r->normal));
+    }
+    return best;
+}
+
 /* Stage 2: the contact of a query that found one. Returns the feature code
  * (see cc_collide_convex_triangle_within). */
 CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
@@ -790,14 +810,26 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * under it from beside), which is no part of the surface. A shape
      * apart from the prism keeps the query's closest points: over the face
      * or beside an edge or vertex. */
-    int own_point = 0;
+    int own_point = 0, along = 0;
     cc_vec3 tilt = cc_v3_madd(r->normal, n, -cc_v3_dot(r->normal, n));
-    if (r->distance < 0.0f && cc_v3_length(tilt) > CC_TRI_FACE_SIN) cc_convex_result_along(&q->a, &q->b, cc_v3_neg(n), r);
+    if (r->distance < 0.0f && cc_v3_length(tilt) > CC_TRI_FACE_SIN) {
+        cc_convex_result_along(&q->a, &q->b, cc_v3_neg(n), r);
+        along = 1;
+    }
     /* A's lowest point, or its lowest edge or face, lies beyond the
      * triangle (seen along n): the deepest point over the triangle is on
-     * its boundary, found as the lift that frees A. */
+     * its boundary, found as the lift that frees A. Along n the separation
+     * is A's lowest point's, whatever feature holds it: a face of A tilted
+     * off the triangle's plane overlaps the triangle while its lowest
+     * corner lies far beyond it (a small triangle of a fine mesh under a
+     * large box). There the overlap must reach that depth too (a face
+     * parallel to the triangle), or the lowest point lie over the face. */
     float band = cc_tri_band_bound(q->rel, q->w, cc_tri_abs_max(q->origin));
-    int beyond = r->feature_a.count == 1 ? !cc_tri_over_face(q->rel, n, q->low, band) : r->overlap_count == 0;
+    int beyond;
+    if (r->feature_a.count == 1) beyond = !cc_tri_over_face(q->rel, n, q->low, band);
+    else if (!along) beyond = r->overlap_count == 0;
+    else beyond = !cc_tri_over_face(q->rel, n, q->low, band) &&
+                  !(cc_tri_overlap_gap(r) <= r->distance + CC_TRI_OVERLAP_TIE * (q->a.extent + q->size));
     if (r->distance < 0.0f && beyond) {
         if (!cc_tri_face_depth(&q->a, &q->b, n, q->low_h, r)) return CC_TRI_NONE;
         own_point = 1;

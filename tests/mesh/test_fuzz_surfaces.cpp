@@ -21,7 +21,7 @@ constexpr long kPairsPerRoute = 150;
 constexpr long kWitnessFindings = 6;
 #else
 constexpr long kPairsPerRoute = 1500;
-constexpr long kWitnessFindings = 40;
+constexpr long kWitnessFindings = 24;
 #endif
 
 TEST(FuzzSurfaces, EveryRouteMeetsTheChecks)

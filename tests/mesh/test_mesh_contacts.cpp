@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <string>
 
 #include "host/testing.h"
+#include "kernels/math/quat.h"
 #include "tests/support/mesh_util.h"
 
 using namespace cctest;
@@ -543,6 +546,95 @@ TEST_P(MeshContacts, ReductionNeverExceedsItsBoundOnACurvedPatch)
     EXPECT_GE(kept.size(), 4u);
     EXPECT_NEAR(min_distance(kept), min_distance(raw), 1e-6f);
     EXPECT_NEAR(min_distance(raw), -0.03f, 2e-3f);
+}
+
+// A shape much larger than the triangles under it (a box, the same box as
+// a hull, a cylinder) pressed tilted into the bottom of a fine sphere mesh:
+// every contact lies where the two overlap, no deeper than the shape
+// reaches into the sphere the mesh is inscribed in. Along a small
+// triangle's tilted normal, a big shape's lowest point is far beyond the
+// triangle; the depth over the triangle, and the touching point, are
+// where the shape meets the triangle's prism, not that far corner.
+TEST_P(MeshContacts, LargeShapesOnAFineMeshTouchOnlyWhereTheyOverlap)
+{
+    const float r = 0.5f;
+    const cc_vec3 h = {0.3f, 0.25f, 0.1f}; // the box's half extents; the cylinder: radius 0.3, half height 0.1
+    // Signed distance from a point of A's frame to A.
+    auto box_dist = [&](cc_vec3 p) {
+        float qx = std::fabs(p.x) - h.x, qy = std::fabs(p.y) - h.y, qz = std::fabs(p.z) - h.z;
+        float ox = std::max(qx, 0.0f), oy = std::max(qy, 0.0f), oz = std::max(qz, 0.0f);
+        return std::sqrt(ox * ox + oy * oy + oz * oz) + std::min(std::max(qx, std::max(qy, qz)), 0.0f);
+    };
+    auto cyl_dist = [&](cc_vec3 p) {
+        float qr = std::sqrt(p.x * p.x + p.y * p.y) - h.x, qz = std::fabs(p.z) - h.z;
+        float or_ = std::max(qr, 0.0f), oz = std::max(qz, 0.0f);
+        return std::sqrt(or_ * or_ + oz * oz) + std::min(std::max(qr, qz), 0.0f);
+    };
+    for (int level : {4, 5}) {
+        MeshData sphere = sphere_mesh(r, level);
+        float edge = 0.0f; // the longest edge: the mesh lies within its sagitta of the sphere
+        for (int t = 0; t < sphere.triangle_count(); ++t)
+            for (int k = 0; k < 3; ++k)
+                edge = std::max(edge, cc_v3_length(cc_v3_sub(sphere.vertices[sphere.triangles[3 * t + k]],
+                                                             sphere.vertices[sphere.triangles[3 * t + (k + 1) % 3]])));
+        const float sagitta = edge * edge / (8.0f * r);
+        std::mt19937 rng(91 + level);
+        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+        for (int shape = 0; shape < 3; ++shape)
+            for (int trial = 0; trial < 12; ++trial) {
+                cc_quat q = axis_angle({u(rng), u(rng), 0.0f}, 0.25f * u(rng));
+                cc_vec3 lateral = {0.05f * u(rng), 0.05f * u(rng), 0.0f};
+                // Lowered until its top reaches 2 mm above the sphere's bottom.
+                float top = 0.0f;
+                for (int c = 0; c < 8; ++c) {
+                    cc_vec3 corner = {c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z};
+                    top = std::max(top, cc_q_rotate(q, corner).z);
+                }
+                cc_vec3 pos = {lateral.x, lateral.y, -r - top + 0.002f};
+                Builder b = make_builder(0.0f);
+                int mesh = add_mesh_data(b.get(), sphere);
+                ASSERT_EQ(cc_builder_add_mesh(b.get(), CC_BODY_WORLD, mesh, {1, 1, 1}, nullptr, nullptr), CC_OK);
+                int body = add_body(b.get(), pos, q);
+                if (shape == 0) {
+                    ASSERT_EQ(cc_builder_add_box(b.get(), body, h, nullptr, nullptr), CC_OK);
+                } else if (shape == 1) {
+                    cc_vec3 pts[8];
+                    for (int c = 0; c < 8; ++c) pts[c] = {c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z};
+                    int hull = -1;
+                    ASSERT_EQ(cc_builder_add_convex_hull_data(b.get(), pts, 8, nullptr, &hull), CC_OK);
+                    ASSERT_EQ(cc_builder_add_convex_hull(b.get(), body, hull, {1, 1, 1}, nullptr, nullptr), CC_OK);
+                } else {
+                    ASSERT_EQ(cc_builder_add_cylinder(b.get(), body, h.x, h.z, nullptr, nullptr), CC_OK);
+                }
+                World w;
+                ASSERT_EQ(make_world(b.get(), device(), plain_def(1), &w), CC_OK) << cc_last_error_message();
+                std::vector<cc_contact> got = collide(w);
+                auto dist_a = [&](cc_vec3 world) {
+                    cc_vec3 l = cc_q_rotate(cc_q_conj(q), cc_v3_sub(world, pos));
+                    return shape == 2 ? cyl_dist(l) : box_dist(l);
+                };
+                // How deep A reaches into the sphere: r less the distance
+                // from the centre to A.
+                float reach = r - dist_a({0.0f, 0.0f, 0.0f});
+                std::string what = "level " + std::to_string(level) + " shape " + std::to_string(shape) + " trial " +
+                                   std::to_string(trial);
+                if (dist_a({0.0f, 0.0f, -r + 1e-4f}) < 0.0f) EXPECT_FALSE(got.empty()) << what;
+                for (const cc_contact& c : got) {
+                    bool a_first = c.shape0 == 1;
+                    cc_vec3 pa_body = a_first ? c.point0 : c.point1, pb = a_first ? c.point1 : c.point0;
+                    cc_vec3 pa = cc_v3_add(pos, cc_q_rotate(q, pa_body));
+                    // On A, inside the sphere; the mesh's point inside A.
+                    EXPECT_NEAR(dist_a(pa), 0.0f, 1e-5f) << what;
+                    EXPECT_LE(cc_v3_length(pa), r + 1e-5f) << what << " A's point lies outside the sphere";
+                    EXPECT_LE(dist_a(pb), 1e-5f) << what << " the mesh's point lies outside A";
+                    EXPECT_NEAR(cc_v3_length(cc_v3_sub(pa, pb)), std::fabs(c.distance), 1e-5f) << what;
+                    // No deeper than A reaches, measured along a triangle's
+                    // normal (tilted from the radius by at most an edge's
+                    // angle, which stretches it by under 1 %).
+                    EXPECT_GE(c.distance, -1.01f * (reach + sagitta) - 1e-5f) << what;
+                }
+            }
+    }
 }
 
 }  // namespace
