@@ -1,13 +1,15 @@
 /* MJCF assets: paths (meshdir, assetdir, the options' asset_dir), <mesh>
- * from STL, OBJ, MSH or inline vertices and faces, <hfield> from a PNG or inline
+ * from STL, OBJ, MSH, a VDB level set (with its SDF) or inline vertices and faces, <hfield> from a PNG or inline
  * elevations, and the builder entries a geom adds on first use. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "cucontact/sdf.h"
 #include "host/assets/mjcf_internal.h"
 #include "host/geometry/hull_build.h"
+#include "host/geometry/sdf_volume.h"
 
 static const char* const hfield_attrs[] = {"name", "file", "nrow", "ncol", "elevation", "size", NULL};
 
@@ -53,6 +55,30 @@ static int ends_with_ci(const char* s, const char* suffix)
     for (size_t i = 0; i < m; ++i)
         if (tolower((unsigned char)s[n - m + i]) != suffix[i]) return 0;
     return 1;
+}
+
+/* A .vdb mesh asset: the zero level of the file's first float level set,
+ * which also becomes the mesh's SDF where a geom uses it. The grid's
+ * distances are in its own metres, so it takes no scale. */
+static cc_status read_vdb_mesh(const char* path, const char* from, const double scale[3], mj_mesh_asset* a)
+{
+    if (scale[0] != 1.0 || scale[1] != 1.0 || scale[2] != 1.0)
+        return cc_fail(CC_ERR_INVALID_SIZE, "%s: '%s' is a level set, whose distances a scale would stretch; drop scale and resample the grid instead",
+                       from, path);
+    cc_sdf_volume vol;
+    cc_sdf_surface surface;
+    float band = 0.0f, *coarse = NULL;
+    int coarse_count = 0;
+    cc_status s = cc_sdf_volume_read_vdb(path, NULL, from, &vol, &band, &coarse, &coarse_count, &surface);
+    if (s != CC_OK) return s;
+    cc_sdf_volume_free(&vol);
+    cc_host_free(coarse);
+    a->mesh.vertices = surface.vertices;
+    a->mesh.vertex_count = surface.vertex_count;
+    a->mesh.triangles = surface.triangles;
+    a->mesh.triangle_count = surface.triangle_count;
+    a->vdb_path = path;
+    return CC_OK;
 }
 
 static cc_status read_mesh_asset(mj_loader* L, cc_xml_node* n)
@@ -101,7 +127,8 @@ static cc_status read_mesh_asset(mj_loader* L, cc_xml_node* n)
         if (ends_with_ci(path, ".stl")) s = cc_load_stl(path, from, &a.mesh);
         else if (ends_with_ci(path, ".obj")) s = cc_load_obj(path, from, &a.mesh);
         else if (ends_with_ci(path, ".msh")) s = cc_load_msh(path, from, &a.mesh);
-        else return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<mesh file=\"%.200s\">: unsupported mesh format; use STL, OBJ or MSH", file.value);
+        else if (ends_with_ci(path, ".vdb")) s = read_vdb_mesh(path, from, scale, &a);
+        else return mjcf_fail_at(CC_ERR_PARSE, n->file, n->line, "<mesh file=\"%.200s\">: unsupported mesh format; use STL, OBJ, MSH or VDB", file.value);
         if (s != CC_OK) return s;
     } else {
         float* v = NULL;
@@ -297,6 +324,8 @@ cc_status mjcf_mesh_in(mj_loader* L, mj_mesh_asset* m, int where, int as_hull, c
             char label[400];
             snprintf(label, sizeof label, "'%.200s' at %s:%d", m->name, m->file, m->line);
             if (s == CC_OK) s = cc_builder_label_mesh(b, m->mesh_index[where], label);
+            if (s == CC_OK && m->vdb_path)
+                s = cc_builder_load_mesh_sdf_vdb(b, m->mesh_index[where], m->vdb_path, NULL, cc_v3(1.0f, 1.0f, 1.0f), NULL);
         }
         *out = m->mesh_index[where];
     }

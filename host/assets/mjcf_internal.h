@@ -52,6 +52,7 @@ typedef struct mj_mesh_asset {
     int line;
     cc_tri_mesh mesh; /* scaled; triangle_count 0 for a vertex-only mesh */
     int max_hull_vertices; /* maxhullvert, -1 when not given */
+    const char* vdb_path; /* a level set's file: the mesh is its zero level and carries it as its SDF */
     int mesh_index[2], hull_index[2];
 } mj_mesh_asset;
 

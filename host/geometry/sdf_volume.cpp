@@ -20,7 +20,16 @@
 #include <openvdb/openvdb.h>
 #include <openvdb/io/File.h>
 #include <openvdb/tools/MeshToVolume.h>
+#include <openvdb/tools/VolumeToMesh.h>
 #endif
+
+extern "C" void cc_sdf_surface_free(cc_sdf_surface* s)
+{
+    if (!s) return;
+    cc_host_free(s->vertices);
+    cc_host_free(s->triangles);
+    std::memset(s, 0, sizeof *s);
+}
 
 extern "C" void cc_sdf_volume_free(cc_sdf_volume* v)
 {
@@ -63,11 +72,12 @@ extern "C" cc_status cc_sdf_volume_build(const cc_vec3*, int, const int*, int, i
     return cc_fail(CC_ERR_UNSUPPORTED, "cc_builder_build_mesh_sdf: this build has no OpenVDB");
 }
 
-extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char*, cc_sdf_volume*, float*, float**, int*)
+extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char*, const char* what, cc_sdf_volume*, float*, float**,
+                                            int*, cc_sdf_surface*)
 {
     return cc_fail(CC_ERR_UNSUPPORTED,
-                   "cc_builder_load_mesh_sdf_vdb: cannot read '%s': this build has no OpenVDB; install libopenvdb-dev "
-                   "and libboost-dev (scripts/install-deps.sh does) and configure again",
+                   "%s: cannot read '%s': this build has no OpenVDB; install libopenvdb-dev "
+                   "and libboost-dev (scripts/install-deps.sh does) and configure again", what,
                    path);
 }
 
@@ -176,13 +186,71 @@ extern "C" cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_cou
     return CC_OK;
 }
 
-extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char* grid_name, cc_sdf_volume* out, float* band,
-                                            float** coarse, int* coarse_count)
+namespace {
+
+// The grid's zero level as triangles in its world frame: OpenVDB's
+// polygonisation without adaptivity (a vertex per crossed voxel, quads split
+// along their shorter diagonal), turned outward when it came out inward
+// (the enclosed volume negative).
+cc_status zero_surface(const openvdb::FloatGrid& grid, const char* path, const char* what, cc_sdf_surface* out)
+{
+    std::vector<openvdb::Vec3s> points;
+    std::vector<openvdb::Vec3I> tris;
+    std::vector<openvdb::Vec4I> quads;
+    try {
+        openvdb::tools::volumeToMesh(grid, points, tris, quads, 0.0, 0.0);
+    } catch (const std::bad_alloc&) {
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: no memory for the zero level of grid '%s' of '%s'", what, grid.getName().c_str(), path);
+    }
+    const size_t count = tris.size() + 2 * quads.size();
+    if (points.size() < 3 || count == 0)
+        return cc_fail(CC_ERR_PARSE, "%s: grid '%s' of '%s' never crosses zero: a level set needs a surface", what,
+                       grid.getName().c_str(), path);
+    if (points.size() > (size_t)(INT32_MAX / 4) || count > (size_t)(INT32_MAX / 4))
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: the zero level of grid '%s' of '%s' has %zu triangles, more than a mesh holds",
+                       what, grid.getName().c_str(), path, count);
+    out->vertices = (cc_vec3*)cc_host_alloc(sizeof(cc_vec3) * points.size());
+    out->triangles = (int*)cc_host_alloc(sizeof(int) * 3 * count);
+    if (!out->vertices || !out->triangles) {
+        cc_sdf_surface_free(out);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: no memory for the zero level of grid '%s' of '%s'", what, grid.getName().c_str(), path);
+    }
+    for (size_t i = 0; i < points.size(); ++i) out->vertices[i] = cc_v3(points[i][0], points[i][1], points[i][2]);
+    out->vertex_count = (int)points.size();
+    int* t = out->triangles;
+    for (const openvdb::Vec3I& tri : tris)
+        for (int k = 0; k < 3; ++k) *t++ = (int)tri[k];
+    for (const openvdb::Vec4I& q : quads) {
+        float d02 = (points[q[0]] - points[q[2]]).lengthSqr(), d13 = (points[q[1]] - points[q[3]]).lengthSqr();
+        int a = d02 <= d13 ? 0 : 1;
+        int first[3] = {(int)q[a], (int)q[a + 1], (int)q[(a + 2) % 4]};
+        int second[3] = {(int)q[a], (int)q[(a + 2) % 4], (int)q[(a + 3) % 4]};
+        for (int k = 0; k < 3; ++k) *t++ = first[k];
+        for (int k = 0; k < 3; ++k) *t++ = second[k];
+    }
+    out->triangle_count = (int)count;
+    double volume = 0.0;
+    for (int i = 0; i < out->triangle_count; ++i) {
+        const int* f = out->triangles + 3 * i;
+        cc_vec3 a = out->vertices[f[0]], b = out->vertices[f[1]], c = out->vertices[f[2]];
+        volume += (double)a.x * ((double)b.y * c.z - (double)b.z * c.y) - (double)a.y * ((double)b.x * c.z - (double)b.z * c.x) +
+                  (double)a.z * ((double)b.x * c.y - (double)b.y * c.x);
+    }
+    if (volume < 0.0)
+        for (int i = 0; i < out->triangle_count; ++i) std::swap(out->triangles[3 * i + 1], out->triangles[3 * i + 2]);
+    return CC_OK;
+}
+
+} // namespace
+
+extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char* grid_name, const char* what,
+                                            cc_sdf_volume* out, float* band, float** coarse, int* coarse_count,
+                                            cc_sdf_surface* surface)
 {
     static std::once_flag init;
     std::call_once(init, [] { openvdb::initialize(); });
-    static const char* what = "cc_builder_load_mesh_sdf_vdb";
     std::memset(out, 0, sizeof *out);
+    if (surface) std::memset(surface, 0, sizeof *surface);
     *coarse = nullptr;
     if (FILE* f = std::fopen(path, "rb")) {
         std::fclose(f);
@@ -312,6 +380,15 @@ extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char* grid_n
                 (*coarse)[((size_t)k * cy + j) * cx + i] = acc.getValue(c);
             }
     *coarse_count = cx * cy * cz;
+    if (surface) {
+        cc_status s = zero_surface(*grid, path, what, surface);
+        if (s != CC_OK) {
+            cc_sdf_volume_free(out);
+            cc_host_free(*coarse);
+            *coarse = nullptr;
+            return s;
+        }
+    }
     return CC_OK;
 }
 

@@ -21,6 +21,15 @@ typedef struct cc_sdf_volume {
     signed char* coarse_sign; /* at the brick corners ((nx/8+1)(ny/8+1)(nz/8+1)): +1 outside, -1 inside */
 } cc_sdf_volume;
 
+/* A triangle mesh read from a field: its zero level. */
+typedef struct cc_sdf_surface {
+    cc_vec3* vertices;
+    int vertex_count;
+    int* triangles; /* 3 vertex indices each, counter-clockwise seen from outside */
+    int triangle_count;
+} cc_sdf_surface;
+void cc_sdf_surface_free(cc_sdf_surface* s);
+
 /* Whether this build has OpenVDB. */
 int cc_sdf_volume_available(void);
 
@@ -50,9 +59,11 @@ void cc_sdf_volume_free(cc_sdf_volume* v);
  * band's where it is clamped) into *coarse (cc_host_alloc). Rejects,
  * naming the file: a file OpenVDB cannot read (truncated, not a .vdb), a
  * missing grid, a grid that is not a float level set, voxels that are not
- * uniform cubes aligned with the axes, non-finite values. */
-cc_status cc_sdf_volume_read_vdb(const char* path, const char* grid_name, cc_sdf_volume* out, float* band,
-                                 float** coarse, int* coarse_count);
+ * uniform cubes aligned with the axes, non-finite values. Messages start
+ * with `what`. When `surface` is not NULL it also receives the grid's zero
+ * level as triangles (a level set that never crosses zero is rejected). */
+cc_status cc_sdf_volume_read_vdb(const char* path, const char* grid_name, const char* what, cc_sdf_volume* out,
+                                 float* band, float** coarse, int* coarse_count, cc_sdf_surface* surface);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* Signed distance fields of builder meshes: the def, the build, what they
  * hold, and sampling them on the host as the kernels do. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cucontact/sdf.h"
@@ -127,6 +128,36 @@ cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* d
     return cc_ok();
 }
 
+/* Reads level set `grid_name` of `path` into record r (its mesh still to
+ * be set), with the grid's zero level in *surface when it is not NULL. */
+static cc_status read_vdb(const char* path, const char* grid_name, const char* what, cc_sdf_record* r,
+                          cc_sdf_surface* surface)
+{
+    cc_sdf_volume vol;
+    float band = 0.0f, *coarse = NULL;
+    int coarse_count = 0;
+    cc_status s = cc_sdf_volume_read_vdb(path, grid_name, what, &vol, &band, &coarse, &coarse_count, surface);
+    if (s != CC_OK) return s;
+    memset(r, 0, sizeof *r);
+    r->data.coarse = coarse;
+    r->data.coarse_count = coarse_count;
+    /* The lattice reaches a brick past the band's voxels, so at least that
+     * far past the surface. */
+    s = cc_sdf_pack(&vol, -band, band, CC_SDF_BRICK * vol.voxel, &r->data); /* frees vol, and r's data on failure */
+    if (s != CC_OK && surface) cc_sdf_surface_free(surface);
+    return s;
+}
+
+static void attach(cc_builder* b, cc_sdf_record* r, int mesh, cc_vec3 scale, int* out_sdf)
+{
+    r->mesh = mesh;
+    r->data.desc.scale = scale;
+    r->data.desc.mesh = mesh;
+    b->sdfs[b->sdf_count] = *r;
+    if (out_sdf) *out_sdf = b->sdf_count;
+    b->sdf_count++;
+}
+
 cc_status cc_builder_load_mesh_sdf_vdb(cc_builder* b, int mesh, const char* path, const char* grid_name, cc_vec3 scale,
                                        int* out_sdf)
 {
@@ -142,25 +173,35 @@ cc_status cc_builder_load_mesh_sdf_vdb(cc_builder* b, int mesh, const char* path
             return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: mesh %d already has SDF %d at scale (%g, %g, %g); a mesh takes one SDF per scale", what, mesh, i, (double)scale.x, (double)scale.y, (double)scale.z);
     if (!cc_reserve((void**)&b->sdfs, &b->sdf_capacity, b->sdf_count + 1, sizeof *b->sdfs))
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
-    cc_sdf_volume vol;
-    float band = 0.0f, *coarse = NULL;
-    int coarse_count = 0;
-    cc_status s = cc_sdf_volume_read_vdb(path, grid_name, &vol, &band, &coarse, &coarse_count);
-    if (s != CC_OK) return s;
     cc_sdf_record r;
-    memset(&r, 0, sizeof r);
-    r.mesh = mesh;
-    r.data.coarse = coarse;
-    r.data.coarse_count = coarse_count;
-    /* The lattice reaches a brick past the band's voxels, so at least that
-     * far past the surface. */
-    s = cc_sdf_pack(&vol, -band, band, CC_SDF_BRICK * vol.voxel, &r.data);
+    cc_status s = read_vdb(path, grid_name, what, &r, NULL);
     if (s != CC_OK) return s;
-    r.data.desc.scale = scale;
-    r.data.desc.mesh = mesh;
-    b->sdfs[b->sdf_count] = r;
-    if (out_sdf) *out_sdf = b->sdf_count;
-    b->sdf_count++;
+    attach(b, &r, mesh, scale, out_sdf);
+    return cc_ok();
+}
+
+cc_status cc_builder_add_sdf_vdb(cc_builder* b, const char* path, const char* grid_name, int* out_mesh, int* out_sdf)
+{
+    static const char* what = "cc_builder_add_sdf_vdb";
+    if (!b || !path) return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: builder or path is NULL", what);
+    if (!cc_reserve((void**)&b->sdfs, &b->sdf_capacity, b->sdf_count + 1, sizeof *b->sdfs))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    cc_sdf_record r;
+    cc_sdf_surface surface;
+    cc_status s = read_vdb(path, grid_name, what, &r, &surface);
+    if (s != CC_OK) return s;
+    int mesh = -1;
+    s = cc_builder_add_mesh_data(b, surface.vertices, surface.vertex_count, surface.triangles, surface.triangle_count,
+                                 &mesh);
+    cc_sdf_surface_free(&surface);
+    if (s != CC_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", cc_last_error_message());
+        cc_sdf_data_free(&r.data);
+        return cc_fail(s, "%s: the zero level of '%s' is not a usable mesh: %s", what, path, why);
+    }
+    attach(b, &r, mesh, cc_v3(1.0f, 1.0f, 1.0f), out_sdf);
+    if (out_mesh) *out_mesh = mesh;
     return cc_ok();
 }
 

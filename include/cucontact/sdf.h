@@ -69,6 +69,18 @@ cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* d
 cc_status cc_builder_load_mesh_sdf_vdb(cc_builder* b, int mesh, const char* path, const char* grid_name, cc_vec3 scale,
                                        int* out_sdf);
 
+/// Adds the level set `grid_name` (NULL or "": the file's first float grid)
+/// of the OpenVDB file `path` as a mesh with that SDF, at scale (1, 1, 1):
+/// the mesh is the grid's zero level (a vertex per voxel the surface
+/// crosses, in the grid's world frame, facing out), so shapes made of it
+/// with cc_builder_add_mesh at size (1, 1, 1) collide with everything a
+/// mesh collides with, and with other meshes through the field. Writes the
+/// mesh's index to *out_mesh and the SDF's to *out_sdf (either may be
+/// NULL). Fails, changing nothing and naming the file, as
+/// cc_builder_load_mesh_sdf_vdb does, and on a level set that never
+/// crosses zero.
+cc_status cc_builder_add_sdf_vdb(cc_builder* b, const char* path, const char* grid_name, int* out_mesh, int* out_sdf);
+
 /// What an SDF holds.
 typedef struct cc_sdf_info {
     int mesh;                  ///< the mesh it was built from

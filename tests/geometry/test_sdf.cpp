@@ -17,6 +17,7 @@
 #include <openvdb/tools/LevelSetSphere.h>
 #endif
 
+#include "cucontact/mjcf.h"
 #include "host/geometry/winding.h"
 #include "kernels/math/quat.h"
 #include "host/testing.h"
@@ -593,6 +594,163 @@ TEST(Sdf, BadVdbFilesFailWithTheirReasonAndChangeNothing)
     EXPECT_EQ(load(stem + "-ball.vdb", nullptr), CC_OK) << cc_last_error_message();
     EXPECT_EQ(cc_builder_sdf_count(b.get()), 1);
     for (const char* s : {"-fog.vdb", "-ball.vdb", "-cut.vdb"}) std::filesystem::remove(stem + s);
+#endif
+}
+
+TEST(Sdf, AVdbLevelSetIsAMeshShapeThatCollidesLikeTheSphere)
+{
+#if !defined(CC_TEST_WITH_OPENVDB)
+    GTEST_SKIP() << "built without OpenVDB: the test cannot write a .vdb";
+#else
+    openvdb::initialize();
+    const float r = 0.25f, voxel = 0.005f;
+    std::string path = std::filesystem::temp_directory_path() / ("cucontact-shape-" + std::to_string(getpid()) + ".vdb");
+    write_vdb(path, {sphere_level_set(r, voxel, "ball")});
+    Builder b = make_builder(0.0f);
+    int ball = -1, sdf = -1;
+    ASSERT_EQ(cc_builder_add_sdf_vdb(b.get(), path.c_str(), "ball", &ball, &sdf), CC_OK) << cc_last_error_message();
+    std::filesystem::remove(path);
+    // The mesh is the zero level: closed, facing out, on the sphere within
+    // a hundredth of a voxel (the grid holds the exact distance, so a
+    // crossing interpolated along a voxel edge errs by its curvature only).
+    int vertex_count = 0, triangle_count = 0, watertight = 0;
+    ASSERT_EQ(cc_builder_get_mesh_info(b.get(), ball, &vertex_count, &triangle_count), CC_OK);
+    ASSERT_EQ(cc_builder_get_mesh_topology(b.get(), ball, &watertight, nullptr), CC_OK);
+    EXPECT_TRUE(watertight);
+    EXPECT_GT(triangle_count, 1000);
+    std::vector<cc_vec3> v((size_t)vertex_count);
+    ASSERT_EQ(cc_builder_get_mesh_vertices(b.get(), ball, v.data(), vertex_count), CC_OK);
+    for (const cc_vec3& p : v) ASSERT_NEAR(cc_v3_length(p), r, 0.01f * voxel);
+    // Facing out: a point just outside the mesh is outside the field and
+    // the BVH route agrees (a sphere 2 mm into the ball's top).
+    const int body = add_body(b.get(), {0, 0, 0});
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), body, ball, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    // Below: a box primitive 2 mm into the ball (mesh-box triangles); above:
+    // a box mesh with its own SDF 3 mm into it (through both fields).
+    cc_shape_def sd = cc_default_shape_def();
+    int low = add_body(b.get(), {0.0f, 0.0f, -r - 0.1f + 0.002f}, {0, 0, 0, 1}, 1);
+    ASSERT_EQ(cc_builder_add_box(b.get(), low, {0.1f, 0.1f, 0.1f}, &sd, nullptr), CC_OK);
+    int cube = add_mesh_data(b.get(), box_mesh({0.1f, 0.1f, 0.1f}));
+    cc_sdf_def def = cc_default_sdf_def();
+    ASSERT_EQ(cc_builder_build_mesh_sdf(b.get(), cube, &def, nullptr), CC_OK) << cc_last_error_message();
+    int high = add_body(b.get(), {0.0f, 0.0f, r + 0.1f - 0.003f}, {0, 0, 0, 1}, 1);
+    ASSERT_EQ(cc_builder_add_mesh(b.get(), high, cube, {1, 1, 1}, nullptr, nullptr), CC_OK);
+    World w;
+    ASSERT_EQ(make_world(b.get(), cc_device_cpu(), cc_default_pipeline_def(), &w), CC_OK) << cc_last_error_message();
+    float deepest[2] = {0.0f, 0.0f};
+    int count[2] = {0, 0};
+    for (const cc_contact& c : collide(w)) {
+        int top = c.shape0 == 2 || c.shape1 == 2;
+        deepest[top] = std::min(deepest[top], c.distance);
+        ++count[top];
+        // Normals run along the axis, from the ball outward.
+        float along = c.shape0 == 0 ? c.normal.z : -c.normal.z;
+        EXPECT_NEAR(along, top ? 1.0f : -1.0f, 0.05f) << c.shape0 << " " << c.shape1;
+    }
+    ASSERT_GE(count[0], 1);
+    ASSERT_GE(count[1], 1);
+    EXPECT_NEAR(deepest[0], -0.002f, 0.1f * voxel);
+    EXPECT_NEAR(deepest[1], -0.003f, voxel);
+#endif
+}
+
+TEST(Sdf, AVdbMeshAssetInMjcfCarriesItsField)
+{
+#if !defined(CC_TEST_WITH_OPENVDB)
+    GTEST_SKIP() << "built without OpenVDB: the test cannot write a .vdb";
+#else
+    openvdb::initialize();
+    const float r = 0.25f, voxel = 0.005f;
+    const std::string dir = std::filesystem::temp_directory_path() / ("cucontact-mjcf-vdb-" + std::to_string(getpid()));
+    std::filesystem::create_directories(dir);
+    write_vdb(dir + "/ball.vdb", {sphere_level_set(r, voxel, "ball")});
+    // The ball 3 mm into a box mesh that has no SDF of its own (so the
+    // box's vertices go through the ball's field, and the ball's features
+    // through the box's BVH), and 2 mm into a box primitive.
+    auto scene = [&](const std::string& mesh_attrs) {
+        return "<mujoco><compiler meshdir=\"" + dir + "\"/><asset><mesh name=\"ball\" file=\"ball.vdb\"" + mesh_attrs +
+               "/><mesh name=\"cube\" vertex=\"-.1 -.1 -.1 .1 -.1 -.1 -.1 .1 -.1 .1 .1 -.1 -.1 -.1 .1 .1 -.1 .1 -.1 .1 .1 .1 .1 .1\" "
+               "face=\"0 2 3 0 3 1 4 5 7 4 7 6 0 1 5 0 5 4 2 6 7 2 7 3 0 4 6 0 6 2 1 3 7 1 7 5\"/>"
+               "</asset><worldbody><body><freejoint/><geom type=\"mesh\" mesh=\"ball\"/></body>"
+               "<geom type=\"mesh\" mesh=\"cube\" pos=\"0 0 0.347\"/><geom type=\"box\" size=\".1 .1 .1\" pos=\"0 0 -0.348\"/>"
+               "</worldbody></mujoco>";
+    };
+    cc_mjcf_options o = cc_default_mjcf_options();
+    o.mesh_mode = CC_MJCF_MESH_AS_MESH;
+    Builder b = make_builder(0.0f);
+    ASSERT_EQ(cc_builder_load_mjcf_string(b.get(), scene("").c_str(), dir.c_str(), &o), CC_OK) << cc_last_error_message();
+    ASSERT_EQ(cc_builder_sdf_count(b.get()), 1);
+    cc_sdf_info info;
+    ASSERT_EQ(cc_builder_get_sdf_info(b.get(), 0, &info), CC_OK);
+    EXPECT_NEAR(info.voxel_size, voxel, 1e-7f);
+    World w;
+    ASSERT_EQ(make_world(b.get(), cc_device_cpu(), cc_default_pipeline_def(), &w), CC_OK) << cc_last_error_message();
+    // Shapes by kind: [0] the box primitive, [1] the box mesh.
+    float deepest[2] = {0.0f, 0.0f};
+    for (const cc_contact& c : collide(w)) {
+        cc_shape_info a, bi;
+        ASSERT_EQ(cc_builder_get_shape_info(b.get(), c.shape0, &a), CC_OK);
+        ASSERT_EQ(cc_builder_get_shape_info(b.get(), c.shape1, &bi), CC_OK);
+        int mesh_pair = a.type == CC_SHAPE_MESH && bi.type == CC_SHAPE_MESH;
+        deepest[mesh_pair] = std::min(deepest[mesh_pair], c.distance);
+    }
+    EXPECT_NEAR(deepest[1], -0.003f, voxel);       // the box mesh above
+    EXPECT_NEAR(deepest[0], -0.002f, 0.1f * voxel); // the box primitive below
+    // A scale would stretch the grid's distances; a missing file is named.
+    Builder bad = make_builder(0.0f);
+    EXPECT_EQ(cc_builder_load_mjcf_string(bad.get(), scene(" scale=\"2 2 2\"").c_str(), dir.c_str(), &o), CC_ERR_INVALID_SIZE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("drop scale"), std::string::npos) << cc_last_error_message();
+    std::filesystem::remove(dir + "/ball.vdb");
+    EXPECT_EQ(cc_builder_load_mjcf_string(bad.get(), scene("").c_str(), dir.c_str(), &o), CC_ERR_IO);
+    EXPECT_NE(std::string(cc_last_error_message()).find("ball.vdb"), std::string::npos) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_shape_count(bad.get()), 0);
+    std::filesystem::remove_all(dir);
+#endif
+}
+
+TEST(Sdf, BadVdbShapesFailWithTheirReasonAndChangeNothing)
+{
+#if !defined(CC_TEST_WITH_OPENVDB)
+    GTEST_SKIP() << "built without OpenVDB: the test cannot write a .vdb";
+#else
+    openvdb::initialize();
+    const std::string stem = std::filesystem::temp_directory_path() / ("cucontact-badshape-" + std::to_string(getpid()));
+    Builder b = make_builder();
+    auto add = [&](const std::string& path, const char* grid) {
+        int mesh = -7, sdf = -7;
+        cc_status s = cc_builder_add_sdf_vdb(b.get(), path.c_str(), grid, &mesh, &sdf);
+        if (s != CC_OK) {
+            EXPECT_EQ(mesh, -7);
+            EXPECT_EQ(sdf, -7);
+            EXPECT_NE(std::string(cc_last_error_message()).find(path), std::string::npos) << cc_last_error_message();
+        }
+        return s;
+    };
+    openvdb::FloatGrid::Ptr fog = sphere_level_set(0.25f, 0.01f, "fog");
+    fog->setGridClass(openvdb::GRID_FOG_VOLUME);
+    write_vdb(stem + "-fog.vdb", {fog});
+    EXPECT_EQ(add(stem + "-fog.vdb", "fog"), CC_ERR_PARSE);
+    write_vdb(stem + "-ball.vdb", {sphere_level_set(0.25f, 0.01f, "ball")});
+    EXPECT_EQ(add(stem + "-ball.vdb", "cube"), CC_ERR_PARSE);
+    std::filesystem::copy_file(stem + "-ball.vdb", stem + "-cut.vdb");
+    std::filesystem::resize_file(stem + "-cut.vdb", std::filesystem::file_size(stem + "-ball.vdb") / 2);
+    EXPECT_EQ(add(stem + "-cut.vdb", "ball"), CC_ERR_PARSE);
+    EXPECT_EQ(add(stem + "-none.vdb", "ball"), CC_ERR_IO);
+    // A level set with active voxels but no zero crossing has no surface.
+    openvdb::FloatGrid::Ptr empty = openvdb::FloatGrid::create(0.03f);
+    empty->setGridClass(openvdb::GRID_LEVEL_SET);
+    empty->setTransform(openvdb::math::Transform::createLinearTransform(0.01));
+    empty->setName("far");
+    empty->tree().setValue(openvdb::Coord(0, 0, 0), 0.02f);
+    write_vdb(stem + "-far.vdb", {empty});
+    EXPECT_EQ(add(stem + "-far.vdb", "far"), CC_ERR_PARSE);
+    EXPECT_NE(std::string(cc_last_error_message()).find("never crosses zero"), std::string::npos) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_mesh_count(b.get()), 0);
+    EXPECT_EQ(cc_builder_sdf_count(b.get()), 0);
+    EXPECT_EQ(add(stem + "-ball.vdb", nullptr), CC_OK) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_mesh_count(b.get()), 1);
+    EXPECT_EQ(cc_builder_sdf_count(b.get()), 1);
+    for (const char* s : {"-fog.vdb", "-ball.vdb", "-cut.vdb", "-far.vdb"}) std::filesystem::remove(stem + s);
 #endif
 }
 

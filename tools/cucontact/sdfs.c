@@ -31,13 +31,15 @@ static void draw(float fraction, void* user)
 
 int cli_build_sdfs(const cli_options* o, cc_builder* b)
 {
-    int shapes = cc_builder_shape_count(b), built = 0;
+    int shapes = cc_builder_shape_count(b), meshes = 0;
     for (int i = 0; i < shapes; ++i) {
         cc_shape_info si;
         cc_status s = cc_builder_get_shape_info(b, i, &si);
         if (s != CC_OK) return cli_fail("reading the scene's shapes", s), 0;
         if (si.type != CC_SHAPE_MESH) continue;
-        /* Once per (mesh, scale): an earlier shape may have built it. */
+        meshes++;
+        /* Once per (mesh, scale): an earlier shape may have built it, or
+         * the mesh came from a .vdb with its own. */
         int seen = 0;
         for (int j = 0; j < cc_builder_sdf_count(b) && !seen; ++j) {
             cc_sdf_info info;
@@ -57,8 +59,7 @@ int cli_build_sdfs(const cli_options* o, cc_builder* b)
         s = cc_builder_build_mesh_sdf(b, si.source, &d, NULL);
         if (bar.drawn) fprintf(stderr, "\n");
         if (s != CC_OK) return cli_fail("building an SDF", s), 0;
-        built++;
     }
-    if (!built && !o->quiet) fprintf(stderr, "cucontact: note: --sdf: the scene has no mesh shapes\n");
+    if (!meshes && !o->quiet) fprintf(stderr, "cucontact: note: --sdf: the scene has no mesh shapes\n");
     return 1;
 }
