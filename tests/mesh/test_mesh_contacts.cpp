@@ -618,7 +618,9 @@ TEST_P(MeshContacts, LargeShapesOnAFineMeshTouchOnlyWhereTheyOverlap)
                 float reach = r - dist_a({0.0f, 0.0f, 0.0f});
                 std::string what = "level " + std::to_string(level) + " shape " + std::to_string(shape) + " trial " +
                                    std::to_string(trial);
-                if (dist_a({0.0f, 0.0f, -r + 1e-4f}) < 0.0f) EXPECT_FALSE(got.empty()) << what;
+                if (dist_a({0.0f, 0.0f, -r + 1e-4f}) < 0.0f) {
+                    EXPECT_FALSE(got.empty()) << what;
+                }
                 for (const cc_contact& c : got) {
                     bool a_first = c.shape0 == 1;
                     cc_vec3 pa_body = a_first ? c.point0 : c.point1, pb = a_first ? c.point1 : c.point0;

@@ -144,7 +144,9 @@ TEST_P(SdfContacts, RandomPosesAgreeWithTheExactPairWithinAVoxel)
                 EXPECT_NEAR(got[i], exact[i], tol);
                 ++compared;
             }
-            if (std::isfinite(got[i])) EXPECT_GE(got[i], exact[i] - tol);
+            if (std::isfinite(got[i])) {
+                EXPECT_GE(got[i], exact[i] - tol);
+            }
         }
         std::printf("kind %d: %d of %d poses within reach of the exact pair compared\n", kind, compared, n);
         EXPECT_GE(compared, 30) << "kind " << kind;
