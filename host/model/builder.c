@@ -50,6 +50,11 @@ cc_shape_def cc_default_shape_def(void)
     d.density = 1000.0f;
     d.material = cc_default_material();
     d.compliant = cc_default_compliant_params();
+    d.sdf_max_resolution = 0;
+    d.sdf_target_voxel_size = 0.0f;
+    d.sdf_narrow_band_inner = -0.1f;
+    d.sdf_narrow_band_outer = 0.1f;
+    d.sdf_padding = -1.0f;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -260,6 +265,26 @@ static cc_status push_shape(cc_builder* b, const cc_shape_record* r, int* out_sh
 
 /* Validates and appends a shape of any type; `source` is the hull, mesh or
  * heightfield index (checked by the caller), else -1. */
+/* The SDF a shape def asks for: primitives and hulls only (a mesh's comes
+ * from cc_builder_build_mesh_sdf, and planes and heightfields have no
+ * bounded inside). */
+static cc_status shape_sdf(cc_builder* b, cc_shape_record* r, const cc_shape_def* d, const char* what)
+{
+    if (r->type == CC_SHAPE_MESH)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: sdf_max_resolution or sdf_target_voxel_size is set on a mesh shape; build a mesh's SDF with cc_builder_build_mesh_sdf", what);
+    if (r->type == CC_SHAPE_PLANE || r->type == CC_SHAPE_HEIGHTFIELD)
+        return cc_fail(CC_ERR_UNSUPPORTED, "%s: a %s has no bounded inside for an SDF; leave sdf_max_resolution and sdf_target_voxel_size at 0", what, cc_shape_type_name((cc_shape_type)r->type));
+    if (!isfinite(d->sdf_padding))
+        return cc_fail(CC_ERR_NOT_FINITE, "%s: sdf_padding is not finite; give metres, or a negative value for the shape's margin + gap", what);
+    cc_sdf_def def = cc_default_sdf_def();
+    def.max_resolution = d->sdf_max_resolution ? d->sdf_max_resolution : def.max_resolution;
+    def.target_voxel_size = d->sdf_target_voxel_size;
+    def.narrow_band_inner = d->sdf_narrow_band_inner;
+    def.narrow_band_outer = d->sdf_narrow_band_outer;
+    def.margin = d->sdf_padding >= 0.0f ? d->sdf_padding : r->margin + r->gap;
+    return cc_sdf_of_primitive(b, r->type, r->size, r->source, &def, what, &r->sdf);
+}
+
 static cc_status add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 size, int source,
                            const cc_shape_def* def, int* out_shape, const char* what)
 {
@@ -322,7 +347,15 @@ static cc_status add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 
     r.density = d.density;
     r.material = d.material;
     r.compliant = d.compliant;
+    r.sdf = -1;
+    int sdf_count = b->sdf_count;
+    if (d.sdf_max_resolution != 0 || d.sdf_target_voxel_size != 0.0f) {
+        s = shape_sdf(b, &r, &d, what);
+        if (s != CC_OK) return s;
+    }
     s = push_shape(b, &r, out_shape);
+    if (s != CC_OK)
+        while (b->sdf_count > sdf_count) cc_sdf_data_free(&b->sdfs[--b->sdf_count].data);
     return s == CC_OK ? cc_ok() : s;
 }
 
@@ -676,6 +709,7 @@ cc_status cc_builder_get_shape_info(const cc_builder* b, int shape, cc_shape_inf
     out->density = r->density;
     out->material = r->material;
     out->compliant = r->compliant;
+    out->sdf = cc_shape_sdf_of(b, r);
     return cc_ok();
 }
 
@@ -796,7 +830,7 @@ cc_status cc_builder_end_world(cc_builder* b)
 
 /* Where a template's pools start in the builder it is copied into. */
 typedef struct pool_offsets {
-    int hull, mesh, hfield, name;
+    int hull, mesh, hfield, name, sdf;
 } pool_offsets;
 
 /* Appends one copy of templ as world `world`; the caller rolls back on failure. */
@@ -824,6 +858,7 @@ static cc_status append_copy(cc_builder* b, const cc_builder* t, int world, pool
             else if (r.type == CC_SHAPE_HEIGHTFIELD) r.source += off.hfield;
         }
         if (r.name >= 0) r.name += off.name;
+        if (r.sdf >= 0) r.sdf += off.sdf;
         b->shapes[shape0 + i] = r;
     }
     for (int i = 0; i < t->filter_count; ++i) {
@@ -908,7 +943,7 @@ static cc_status append_pools(cc_builder* b, const cc_builder* t)
         !cc_reserve((void**)&b->names, &b->name_capacity, b->name_count + t->name_count, sizeof *b->names) ||
         !cc_reserve((void**)&b->sdfs, &b->sdf_capacity, b->sdf_count + t->sdf_count, sizeof *b->sdfs))
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
-    int mesh0 = b->mesh_count;
+    int mesh0 = b->mesh_count, hull0 = b->hull_count;
     for (int i = 0; i < t->hull_count; ++i, ++b->hull_count)
         if (!copy_hull(&t->hulls[i], &b->hulls[b->hull_count])) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
     for (int i = 0; i < t->mesh_count; ++i, ++b->mesh_count)
@@ -919,7 +954,9 @@ static cc_status append_pools(cc_builder* b, const cc_builder* t)
         if (!copy_name(t->names[i], &b->names[b->name_count])) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
     for (int i = 0; i < t->sdf_count; ++i, ++b->sdf_count) {
         if (!cc_sdf_record_copy(&t->sdfs[i], &b->sdfs[b->sdf_count])) return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s", oom);
-        b->sdfs[b->sdf_count].mesh += mesh0;
+        cc_sdf_record* r = &b->sdfs[b->sdf_count];
+        if (r->mesh >= 0) r->mesh += mesh0;
+        if (r->shape_type == CC_SHAPE_CONVEX_HULL) r->source += hull0;
     }
     return CC_OK;
 }
@@ -973,7 +1010,7 @@ cc_status cc_builder_replicate(cc_builder* b, const cc_builder* templ, int copie
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     cc_builder_mark mark = cc_builder_get_mark(b);
     int body0 = b->body_count, shape0 = b->shape_count, world0 = b->world_count;
-    pool_offsets off = {b->hull_count, b->mesh_count, b->hfield_count, b->name_count};
+    pool_offsets off = {b->hull_count, b->mesh_count, b->hfield_count, b->name_count, b->sdf_count};
     cc_status s = append_pools(b, templ);
     for (int c = 0; c < copies && s == CC_OK; ++c) s = append_copy(b, templ, world0 + c, off);
     if (s != CC_OK) {

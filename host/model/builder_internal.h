@@ -33,6 +33,7 @@ typedef struct cc_shape_record {
     float density;
     cc_material material;
     cc_compliant_params compliant;
+    int sdf; /* a primitive's or hull's own SDF, or -1 (a mesh's is found by mesh and scale) */
 } cc_shape_record;
 
 /* A triangle mesh kept by the builder: vertices in the mesh frame, three
@@ -50,9 +51,15 @@ typedef struct cc_mesh_data {
     int edge_count;
 } cc_mesh_data;
 
-/* An SDF built on a builder mesh, at one scale. */
+/* An SDF: of a builder mesh at one scale (mesh >= 0), or of a primitive or
+ * hull (shape_type, size, source: the hull or -1) built with `def`'s
+ * lattice, shared by every shape that asks for the same. */
 typedef struct cc_sdf_record {
     int mesh;
+    int shape_type;
+    cc_vec3 size;
+    int source;
+    cc_sdf_def def; /* a primitive's: the lattice, band and padding it was built with */
     cc_sdf_data data;
 } cc_sdf_record;
 
@@ -135,6 +142,14 @@ void cc_builder_rollback(cc_builder* b, const cc_builder_mark* mark);
 
 /* Copies an SDF record (for a replicated template); 0 when out of memory. */
 int cc_sdf_record_copy(const cc_sdf_record* src, cc_sdf_record* dst);
+/* The SDF of a shape: a mesh's, the one built on its mesh at its size; a
+ * primitive's or hull's, its own; or -1. */
+int cc_shape_sdf_of(const cc_builder* b, const cc_shape_record* r);
+/* The SDF of primitive or hull shape (type, size, source) that `def` asks
+ * for: one already built for the same, or a new one. Checks def (messages
+ * start with `what`). */
+cc_status cc_sdf_of_primitive(cc_builder* b, int type, cc_vec3 size, int source, const cc_sdf_def* def, const char* what,
+                              int* out_sdf);
 
 /* Names mesh `mesh` in the builder's messages (a loader's asset name and
  * place, "'hand' at robot.xml:12"); a copy is kept. */

@@ -300,17 +300,6 @@ static void fill_sdf_pools(const cc_builder* b, cc_model_view* v)
     }
 }
 
-/* The SDF of a mesh shape: the one built on its mesh at its size, or -1. */
-static int shape_sdf_of(const cc_builder* b, const cc_shape_record* r)
-{
-    if (r->type != CC_SHAPE_MESH) return -1;
-    for (int i = 0; i < b->sdf_count; ++i) {
-        cc_vec3 s = b->sdfs[i].data.desc.scale;
-        if (b->sdfs[i].mesh == r->source && s.x == r->size.x && s.y == r->size.y && s.z == r->size.z) return i;
-    }
-    return -1;
-}
-
 /* Hulls back to back, their ranges made absolute. */
 static void fill_hull_pools(const cc_builder* b, cc_model_view* v)
 {
@@ -456,7 +445,7 @@ static cc_status fill_host_view(const cc_builder* b, cc_model_view* v, uint64_t*
         v->shape_material[i] = r->material;
         v->shape_compliant[i] = r->compliant;
         v->shape_bounds_pad[i] = r->margin + r->gap;
-        v->shape_sdf[i] = shape_sdf_of(b, r);
+        v->shape_sdf[i] = cc_shape_sdf_of(b, r);
     }
     /* Contact pairs: both shapes take part (COLLIDES), those whose own
      * rules meet nothing only through their pairs (PAIRS_ONLY); their

@@ -1,5 +1,6 @@
-/* Signed distance fields of builder meshes: the def, the build, what they
- * hold, and sampling them on the host as the kernels do. */
+/* Signed distance fields of builder meshes, primitives and hulls: the def,
+ * the build, what they hold, and sampling them on the host as the kernels
+ * do. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "cucontact/sdf.h"
 #include "host/geometry/mesh_edges.h"
 #include "host/geometry/sdf_cache.h"
+#include "host/geometry/sdf_exact.h"
 #include "host/geometry/sdf_volume.h"
 #include "host/model/builder_internal.h"
 
@@ -105,7 +107,11 @@ cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* d
                                 d.edge_lower_angle_threshold, d.edge_concave_filter, &edges, &edge_count);
     if (s != CC_OK) return s;
     cc_sdf_record r;
+    memset(&r, 0, sizeof r);
     r.mesh = mesh;
+    r.shape_type = CC_SHAPE_MESH;
+    r.size = d.scale;
+    r.source = mesh;
     cc_sdf_cache_key key = cc_sdf_cache_key_of(m->vertices, m->vertex_count, m->triangles, m->triangle_count, &d);
     if (d.cache_dir && cc_sdf_cache_load(d.cache_dir, key, &r.data)) {
         if (d.progress) d.progress(1.0f, d.progress_user);
@@ -151,6 +157,9 @@ static cc_status read_vdb(const char* path, const char* grid_name, const char* w
 static void attach(cc_builder* b, cc_sdf_record* r, int mesh, cc_vec3 scale, int* out_sdf)
 {
     r->mesh = mesh;
+    r->shape_type = CC_SHAPE_MESH;
+    r->size = scale;
+    r->source = mesh;
     r->data.desc.scale = scale;
     r->data.desc.mesh = mesh;
     b->sdfs[b->sdf_count] = *r;
@@ -205,6 +214,65 @@ cc_status cc_builder_add_sdf_vdb(cc_builder* b, const char* path, const char* gr
     return cc_ok();
 }
 
+static int same_lattice(const cc_sdf_def* a, const cc_sdf_def* b)
+{
+    return a->max_resolution == b->max_resolution && a->target_voxel_size == b->target_voxel_size &&
+           a->narrow_band_inner == b->narrow_band_inner && a->narrow_band_outer == b->narrow_band_outer &&
+           a->margin == b->margin;
+}
+
+cc_status cc_sdf_of_primitive(cc_builder* b, int type, cc_vec3 size, int source, const cc_sdf_def* def, const char* what,
+                              int* out_sdf)
+{
+    cc_status s = check_def(def, what);
+    if (s != CC_OK) return s;
+    for (int i = 0; i < b->sdf_count; ++i) {
+        const cc_sdf_record* r = &b->sdfs[i];
+        if (r->mesh < 0 && r->shape_type == type && same_scale(r->size, size) && r->source == source &&
+            same_lattice(&r->def, def)) {
+            *out_sdf = i;
+            return CC_OK;
+        }
+    }
+    cc_primitive prim;
+    prim.type = type;
+    prim.size = size;
+    prim.hull = type == CC_SHAPE_CONVEX_HULL ? &b->hulls[source] : NULL;
+    cc_vec3 lo, hi;
+    cc_primitive_bounds(&prim, &lo, &hi);
+    float voxel = cc_sdf_voxel_size(def, lo, hi);
+    double samples = 1.0;
+    for (int k = 0; k < 3; ++k)
+        samples *= ((double)(k == 0 ? hi.x - lo.x : (k == 1 ? hi.y - lo.y : hi.z - lo.z)) + 2.0 * def->margin) / voxel +
+                   2.0 * CC_SDF_BRICK;
+    if (!(voxel >= CC_SIZE_MIN) || samples > 2147483647.0)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: an SDF voxel of %g m over the %s's bounds (padded by %g) makes about %.3g samples, more than a field holds (2^31); use a larger sdf_target_voxel_size or a smaller sdf_max_resolution",
+                       what, (double)voxel, cc_shape_type_name((cc_shape_type)type), (double)def->margin, samples);
+    if (!cc_reserve((void**)&b->sdfs, &b->sdf_capacity, b->sdf_count + 1, sizeof *b->sdfs))
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    cc_sdf_record r;
+    memset(&r, 0, sizeof r);
+    r.mesh = -1;
+    r.shape_type = type;
+    r.size = size;
+    r.source = source;
+    r.def = *def;
+    s = cc_sdf_build_primitive(&prim, def, &r.data);
+    if (s != CC_OK) return s;
+    r.data.desc.mesh = -1;
+    b->sdfs[b->sdf_count] = r;
+    *out_sdf = b->sdf_count++;
+    return CC_OK;
+}
+
+int cc_shape_sdf_of(const cc_builder* b, const cc_shape_record* r)
+{
+    if (r->type != CC_SHAPE_MESH) return r->sdf;
+    for (int i = 0; i < b->sdf_count; ++i)
+        if (b->sdfs[i].mesh == r->source && same_scale(b->sdfs[i].data.desc.scale, r->size)) return i;
+    return -1;
+}
+
 int cc_builder_sdf_count(const cc_builder* b) { return b ? b->sdf_count : 0; }
 
 static cc_status check_sdf(const cc_builder* b, int sdf, const char* what)
@@ -223,6 +291,7 @@ cc_status cc_builder_get_sdf_info(const cc_builder* b, int sdf, cc_sdf_info* out
     const cc_sdf_data* d = &b->sdfs[sdf].data;
     memset(out, 0, sizeof *out);
     out->mesh = b->sdfs[sdf].mesh;
+    out->shape_type = (cc_shape_type)b->sdfs[sdf].shape_type;
     out->scale = d->desc.scale;
     out->voxel_size = d->desc.voxel;
     out->band[0] = d->desc.band_lo;
@@ -230,7 +299,7 @@ cc_status cc_builder_get_sdf_info(const cc_builder* b, int sdf, cc_sdf_info* out
     out->samples[0] = d->desc.nx, out->samples[1] = d->desc.ny, out->samples[2] = d->desc.nz;
     out->bricks = d->brick_count;
     out->stored_bricks = d->stored;
-    out->edges = b->meshes[out->mesh].edge_count;
+    out->edges = out->mesh >= 0 ? b->meshes[out->mesh].edge_count : 0;
     out->quantization_error = d->quantization_error;
     out->device_bytes = sizeof(cc_sdf_desc) + sizeof(int) * (size_t)d->brick_count +
                         sizeof(unsigned short) * (size_t)d->stored * CC_SDF_BRICK_SAMPLES +

@@ -63,6 +63,15 @@ typedef struct cc_shape_def {
     float density;                  ///< [kg/m^3] of the shape's volume, for its body's mass (1000)
     cc_material material;           ///< penalty-model material (cc_default_material())
     cc_compliant_params compliant;  ///< compliant-model parameters (cc_default_compliant_params())
+    /// A signed distance field of a primitive or hull, sampled from its
+    /// exact distance (cucontact/sdf.h; meshes take cc_builder_build_mesh_sdf):
+    /// voxels along the longest side of the padded bounds, a multiple of 8
+    /// in [8, 2048]; 0 for none unless sdf_target_voxel_size is set (0).
+    int sdf_max_resolution;
+    float sdf_target_voxel_size;  ///< voxel size [m]; wins over sdf_max_resolution when > 0 (0)
+    float sdf_narrow_band_inner;  ///< inner edge of the band of stored samples [m] (-0.1)
+    float sdf_narrow_band_outer;  ///< outer edge [m] (0.1)
+    float sdf_padding;            ///< padding of the bounds [m]; negative: the shape's margin + gap (-1)
     int32_t cookie; ///< set by cc_default_shape_def; do not touch
 } cc_shape_def;
 
@@ -258,6 +267,9 @@ typedef struct cc_shape_info {
     float density;        ///< [kg/m^3]
     cc_material material;
     cc_compliant_params compliant;
+    /// The shape's SDF (cucontact/sdf.h): a primitive's or hull's own, a
+    /// mesh's built on its mesh at its size; -1 for none.
+    int sdf;
 } cc_shape_info;
 cc_status cc_builder_get_shape_info(const cc_builder* b, int shape, cc_shape_info* out);
 

@@ -1,5 +1,5 @@
 /* cuContact: signed distance fields of meshes, the fast path of mesh
- * contacts. */
+ * contacts, and of primitives and hulls (asked for on their shape def). */
 #ifndef CUCONTACT_SDF_H
 #define CUCONTACT_SDF_H
 
@@ -83,14 +83,15 @@ cc_status cc_builder_add_sdf_vdb(cc_builder* b, const char* path, const char* gr
 
 /// What an SDF holds.
 typedef struct cc_sdf_info {
-    int mesh;                  ///< the mesh it was built from
-    cc_vec3 scale;             ///< the scale baked in
+    int mesh;                  ///< the mesh it was built from, or -1 for a primitive's or hull's
+    cc_shape_type shape_type;  ///< CC_SHAPE_MESH, or the primitive's or hull's type
+    cc_vec3 scale;             ///< the mesh scale baked in ((1, 1, 1) for a primitive's)
     float voxel_size;          ///< [m]
     float band[2];             ///< the band stored: the def's, at most 8 voxels either side [m]
     int samples[3];            ///< lattice samples per axis
     int bricks;                ///< bricks of the lattice
     int stored_bricks;         ///< bricks holding samples (the rest are empty)
-    int edges;                 ///< edges of the mesh its queries use, after simplification
+    int edges;                 ///< edges of the mesh its queries use, after simplification (0 for a primitive's)
     float quantization_error;  ///< largest difference of a stored sample from the built field [m]
     size_t device_bytes;       ///< what the SDF occupies in the model's pools
 } cc_sdf_info;
