@@ -35,11 +35,12 @@ CC_HD int cc_sdf_route(const cc_model_view* m, int x, int y)
     return m->shape_geom[x].type == CC_SHAPE_MESH && m->shape_geom[y].type == CC_SHAPE_MESH && m->shape_sdf[y] >= 0;
 }
 
-/* The field along a segment of y's frame, at parameter t. */
-CC_HD float cc_sdf_along(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float t)
+/* The field along a segment of y's frame, at parameter t, where it can
+ * matter: below `near`; past it, a bound no lower. */
+CC_HD float cc_sdf_along(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float t, float near)
 {
     cc_vec3 g;
-    return cc_sdf_distance(f, cc_v3_madd(l0, dl, t), &g);
+    return cc_sdf_distance_below(f, cc_v3_madd(l0, dl, t), near, &g);
 }
 
 /* One contact of x's point l (y's frame) with the surface of y, its normal
@@ -51,9 +52,10 @@ CC_HD_CALL void cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref*
                                      cc_vec3 toward, int of_a, unsigned fingerprint)
 {
     cc_vec3 g;
-    float d = cc_sdf_distance(f, l, &g);
+    float threshold = cc_core_threshold(x->a, x->b);
+    float d = cc_sdf_distance_below(f, l, threshold, &g);
     /* What cc_mesh_contact would drop, dropped before the normal is made. */
-    if (x->pass == CC_MESH_PASS_EMIT ? fingerprint != x->emit_print : !(d < cc_core_threshold(x->a, x->b))) return;
+    if (x->pass == CC_MESH_PASS_EMIT ? fingerprint != x->emit_print : !(d < threshold)) return;
     if (toward.x != l.x || toward.y != l.y || toward.z != l.z) cc_sdf_distance(f, toward, &g);
     float len = cc_v3_length(g);
     if (!(len > 0.0f)) return;
@@ -67,11 +69,12 @@ CC_HD_CALL void cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref*
 
 /* Where the field along the edge crosses `level` between parameters
  * `inside` (at or below it) and `outside` (above). */
-CC_HD float cc_sdf_flat_end(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float inside, float outside, float level)
+CC_HD float cc_sdf_flat_end(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float inside, float outside, float level,
+                            float near)
 {
     for (int i = 0; i < CC_SDF_REFINE_STEPS; ++i) {
         float mid = 0.5f * (inside + outside);
-        if (cc_sdf_along(f, l0, dl, mid) <= level) inside = mid;
+        if (cc_sdf_along(f, l0, dl, mid, near) <= level) inside = mid;
         else outside = mid;
     }
     return inside;
@@ -81,14 +84,14 @@ CC_HD float cc_sdf_flat_end(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float i
  * `inv` of its length, from the samples before, at and after it: the
  * parabola's vertex when the field there is lower still, else the sample. */
 CC_HD float cc_sdf_dip(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, int at, float inv, float before, float lowest,
-                       float after)
+                       float after, float near)
 {
     float curve = before - 2.0f * lowest + after;
     float t = (float)at * inv;
     if (!(curve > 0.0f)) return t;
     float shift = cc_clampf(0.5f * (before - after) / curve, -1.0f, 1.0f);
     float vertex = ((float)at + shift) * inv;
-    return cc_sdf_along(f, l0, dl, vertex) < lowest ? vertex : t;
+    return cc_sdf_along(f, l0, dl, vertex, near) < lowest ? vertex : t;
 }
 
 /* Edge l0 -> l1 (y's frame): contacts inside it that its ends miss. */
@@ -100,26 +103,29 @@ CC_HD_CALL void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref*
     if (cc_sdf_ball_clear(f, cc_v3_madd(l0, dl, 0.5f), 0.5f * length, threshold)) return;
     int steps = (int)ceilf(length / voxel);
     steps = steps < 2 ? 2 : (steps > CC_SDF_EDGE_STEPS ? CC_SDF_EDGE_STEPS : steps);
+    /* Between two samples the field dips at most the sampling step below
+     * them (it changes at most ~sqrt(3) per metre across a cell), so
+     * samples from `near` up can neither be the lowest that counts nor
+     * belong to its flat stretch: their exact value is not needed. */
+    float step = length / (float)steps;
+    float near = threshold + 1.7320508f * step + CC_SDF_FLAT_VOXELS * voxel;
     float lowest = 3.4e38f, previous = 0.0f, before = 0.0f, after = 0.0f;
     int at = 0;
     for (int k = 0; k <= steps; ++k) {
-        float v = cc_sdf_along(f, l0, dl, (float)k / (float)steps);
+        float v = cc_sdf_along(f, l0, dl, (float)k / (float)steps, near);
         if (v < lowest) lowest = v, at = k, before = previous;
         if (k == at + 1) after = v;
         previous = v;
     }
-    /* Between two samples the field dips at most the sampling step below
-     * them (it changes at most ~sqrt(3) per metre across a cell). */
-    float step = length / (float)steps;
     if (!(lowest - 1.7320508f * step < threshold)) return;
     float level = lowest + CC_SDF_FLAT_VOXELS * voxel;
     int first = at, last = at;
-    while (first > 0 && cc_sdf_along(f, l0, dl, (float)(first - 1) / (float)steps) <= level) --first;
-    while (last < steps && cc_sdf_along(f, l0, dl, (float)(last + 1) / (float)steps) <= level) ++last;
+    while (first > 0 && cc_sdf_along(f, l0, dl, (float)(first - 1) / (float)steps, near) <= level) --first;
+    while (last < steps && cc_sdf_along(f, l0, dl, (float)(last + 1) / (float)steps, near) <= level) ++last;
     float inv = 1.0f / (float)steps;
     if (first == last) {
         if (at == 0 || at == steps) return; /* the end's vertex holds it */
-        float t = cc_sdf_dip(f, l0, dl, at, inv, before, lowest, after);
+        float t = cc_sdf_dip(f, l0, dl, at, inv, before, lowest, after, near);
         cc_vec3 l = cc_v3_madd(l0, dl, t);
         cc_sdf_point_contact(x, f, py, l, l, of_a, base);
         return;
@@ -127,11 +133,11 @@ CC_HD_CALL void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref*
     /* The normal of a flat stretch: at its middle sample. */
     cc_vec3 middle = cc_v3_madd(l0, dl, (float)((first + last) / 2) * inv);
     if (first > 0) {
-        float t = cc_sdf_flat_end(f, l0, dl, (float)first * inv, (float)(first - 1) * inv, level);
+        float t = cc_sdf_flat_end(f, l0, dl, (float)first * inv, (float)(first - 1) * inv, level, near);
         cc_sdf_point_contact(x, f, py, cc_v3_madd(l0, dl, t), middle, of_a, base);
     }
     if (last < steps) {
-        float t = cc_sdf_flat_end(f, l0, dl, (float)last * inv, (float)(last + 1) * inv, level);
+        float t = cc_sdf_flat_end(f, l0, dl, (float)last * inv, (float)(last + 1) * inv, level, near);
         cc_sdf_point_contact(x, f, py, cc_v3_madd(l0, dl, t), middle, of_a, base + 2u);
     }
 }

@@ -154,8 +154,12 @@ CC_HD float cc_sdf_coarse_bound(const cc_sdf_ref* s, cc_vec3 u, float* interpola
  * band it is the trilinear interpolation of the samples, which differs
  * from the true distance by at most the quantisation bound plus the
  * interpolation error of a voxel; past the band and the lattice, a lower
- * bound outside and the band's value inside. */
-CC_HD_CALL float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
+ * bound outside and the band's value inside. A caller that only asks
+ * whether the distance is below `near` gets, for a point outside the band
+ * where even the samples' own bound (the band's edge less 0.87 voxel)
+ * reaches `near`, that bound, without the coarse grid's sharper one and
+ * with a zero gradient; cc_sdf_distance asks for everything. */
+CC_HD_CALL float cc_sdf_distance_below(const cc_sdf_ref* s, cc_vec3 p, float near, cc_vec3* grad)
 {
     const cc_sdf_desc* d = s->d;
     float inv = 1.0f / d->voxel;
@@ -176,6 +180,10 @@ CC_HD_CALL float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
     cc_vec3 g;
     float v = cc_sdf_trilinear(c, t, &g);
     g = cc_v3_scale(g, inv);
+    if (clamped_out == 8 && beyond == 0.0f && v - 0.8660254f * d->voxel - d->shape_margin >= near) {
+        *grad = cc_v3(0.0f, 0.0f, 0.0f);
+        return v - 0.8660254f * d->voxel - d->shape_margin;
+    }
     if (clamped_out == 8 || clamped_in == 8) {
         /* Past the band the samples only clamp; the coarse corners know
          * more: outside a lower bound, inside an estimate of the depth
@@ -195,6 +203,11 @@ CC_HD_CALL float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
     return v - d->shape_margin;
 }
 
+CC_HD float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
+{
+    return cc_sdf_distance_below(s, p, 3.0e38f, grad);
+}
+
 /* Whether every point within `radius` of l lies farther than `threshold`
  * from the field's surface, by the field at l alone. Interpolating the
  * samples of a distance (1-Lipschitz) errs by at most half a cell's
@@ -205,7 +218,8 @@ CC_HD_CALL float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
 CC_HD int cc_sdf_ball_clear(const cc_sdf_ref* f, cc_vec3 l, float radius, float threshold)
 {
     cc_vec3 g;
-    return cc_sdf_distance(f, l, &g) - radius - 1.75f * f->d->voxel > threshold;
+    float slack = radius + 1.75f * f->d->voxel;
+    return cc_sdf_distance_below(f, l, threshold + slack, &g) - slack > threshold;
 }
 
 #endif
