@@ -78,8 +78,114 @@ static void concave_vertices(const cc_vec3* v, int vertex_count, const int* tria
     cc_host_free(state);
 }
 
+/* A kept manifold edge as a box may absorb: its ends, mean normal and
+ * length, and its cell in the grid of midpoints. */
+typedef struct edge_box {
+    int index;  /* into the kept edges */
+    d3 a, b, normal;
+    double length;
+    long long cell;
+} edge_box;
+
+static int longer_first(const void* pa, const void* pb)
+{
+    const edge_box *a = (const edge_box*)pa, *b = (const edge_box*)pb;
+    if (a->length != b->length) return a->length > b->length ? -1 : 1;
+    return a->index < b->index ? -1 : (a->index > b->index);
+}
+
+typedef struct grid_entry {
+    long long key;
+    int pos; /* in the boxes' length order */
+} grid_entry;
+
+static int by_key(const void* pa, const void* pb)
+{
+    const grid_entry *a = (const grid_entry*)pa, *b = (const grid_entry*)pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->pos < b->pos ? -1 : (a->pos > b->pos);
+}
+
+/* Cell keys of the grid, 21 bits an axis (wrapping far out: a shared key
+ * only costs a box test). */
+static long long cell_key(long long i, long long j, long long k)
+{
+    const long long m = (1LL << 21) - 1;
+    return ((i & m) << 42) | ((j & m) << 21) | (k & m);
+}
+
+/* The first entry of `key` in the sorted grid, or count. */
+static int first_of(const grid_entry* g, int count, long long key)
+{
+    int lo = 0, hi = count;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (g[mid].key < key) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Marks absorbed[pos] for the boxes, in length order, absorbed by longer
+ * ones (see cc_edge_boxes). Midpoints go in a grid whose spacing is the
+ * mean length: an edge inside e's box has its midpoint within e's half
+ * diagonal of e's midpoint (searched at most 4 cells each way, so a box
+ * far larger than the mean edge may absorb less than it could). Returns 0
+ * when out of memory (nothing absorbed). */
+static int absorb_edges(edge_box* box, int count, const cc_edge_boxes* boxes, unsigned char* absorbed)
+{
+    qsort(box, (size_t)count, sizeof *box, longer_first);
+    double h = 0.0;
+    for (int i = 0; i < count; ++i) h += box[i].length;
+    h = count && h / count > 1e-12 ? h / count : 1e-12;
+    grid_entry* g = (grid_entry*)cc_host_alloc(sizeof *g * (size_t)(count ? count : 1));
+    if (!g) return 0;
+    for (int i = 0; i < count; ++i) {
+        d3 m = d3_scale(d3_add(box[i].a, box[i].b), 0.5 / h);
+        g[i].key = cell_key((long long)floor(m.x), (long long)floor(m.y), (long long)floor(m.z));
+        g[i].pos = i;
+    }
+    qsort(g, (size_t)count, sizeof *g, by_key);
+    for (int i = 0; i < count; ++i) {
+        if (absorbed[i]) continue;
+        const edge_box* e = &box[i];
+        d3 u = d3_scale(d3_sub(e->b, e->a), 1.0 / e->length);
+        d3 n = d3_sub(e->normal, d3_scale(u, d3_dot(e->normal, u)));
+        double nl = d3_length(n);
+        if (!(nl > 0.0)) continue;
+        n = d3_scale(n, 1.0 / nl);
+        d3 w = d3_cross(u, n), mid = d3_scale(d3_add(e->a, e->b), 0.5);
+        double reach = sqrt(0.25 * e->length * e->length + (double)boxes->half_lateral * boxes->half_lateral +
+                            (double)boxes->half_normal * boxes->half_normal);
+        int span = (int)ceil(reach / h);
+        span = span > 4 ? 4 : span;
+        long long c[3] = {(long long)floor(mid.x / h), (long long)floor(mid.y / h), (long long)floor(mid.z / h)};
+        for (long long x = c[0] - span; x <= c[0] + span; ++x)
+            for (long long y = c[1] - span; y <= c[1] + span; ++y)
+                for (long long z = c[2] - span; z <= c[2] + span; ++z) {
+                    long long key = cell_key(x, y, z);
+                    for (int k = first_of(g, count, key); k < count && g[k].key == key; ++k) {
+                        int j = g[k].pos;
+                        if (j <= i || absorbed[j]) continue;
+                        int in = 1;
+                        for (int end = 0; end < 2 && in; ++end) {
+                            d3 r = d3_sub(end ? box[j].b : box[j].a, mid);
+                            double slack = 1e-9 * e->length;
+                            in = fabs(d3_dot(r, u)) <= 0.5 * e->length + slack &&
+                                 fabs(d3_dot(r, w)) <= boxes->half_lateral + slack &&
+                                 fabs(d3_dot(r, n)) <= boxes->half_normal + slack;
+                        }
+                        if (in) absorbed[j] = 1;
+                    }
+                }
+    }
+    cc_host_free(g);
+    return 1;
+}
+
 cc_status cc_mesh_collision_edges(const cc_vec3* vertices, int vertex_count, const int* triangles, int triangle_count,
-                                  float flat_angle, int concave_filter, int** out_edges, int* out_count)
+                                  float flat_angle, int concave_filter, const cc_edge_boxes* boxes, int** out_edges,
+                                  int* out_count)
 {
     int half_count = 3 * triangle_count;
     half_edge* e = (half_edge*)cc_host_alloc(sizeof *e * (size_t)half_count);
@@ -100,6 +206,9 @@ cc_status cc_mesh_collision_edges(const cc_vec3* vertices, int vertex_count, con
         }
     qsort(e, (size_t)half_count, sizeof *e, compare_half_edges);
     if (concave_filter) concave_vertices(vertices, vertex_count, triangles, triangle_count, e, half_count, concave);
+    int absorb = boxes && boxes->absorb;
+    edge_box* box = absorb ? (edge_box*)cc_host_alloc(sizeof *box * (size_t)(half_count / 2 + 1)) : NULL;
+    int box_count = 0;
     int count = 0;
     for (int i = 0; i < half_count;) {
         int j = i;
@@ -114,6 +223,15 @@ cc_status cc_mesh_collision_edges(const cc_vec3* vertices, int vertex_count, con
             int is_concave = d3_dot(d3_sub(w, d3_of(vertices[e[i].lo])), n0) > 0.0;
             if (concave_filter && is_concave && concave[e[i].lo] && concave[e[i].hi]) keep = 0;
         }
+        if (keep && box && j - i == 2) {
+            edge_box* b = &box[box_count++];
+            b->index = count;
+            b->a = d3_of(vertices[e[i].lo]);
+            b->b = d3_of(vertices[e[i].hi]);
+            b->normal = d3_add(triangle_normal(vertices, triangles, e[i].tri), triangle_normal(vertices, triangles, e[i + 1].tri));
+            b->length = d3_length(d3_sub(b->b, b->a));
+            if (!(b->length > 0.0)) --box_count;
+        }
         if (keep) {
             edges[2 * count] = e[i].lo;
             edges[2 * count + 1] = e[i].hi;
@@ -121,6 +239,23 @@ cc_status cc_mesh_collision_edges(const cc_vec3* vertices, int vertex_count, con
         }
         i = j;
     }
+    /* Out of memory for the boxes or the grid: nothing is absorbed. */
+    unsigned char* absorbed = box ? (unsigned char*)cc_host_calloc((size_t)(box_count ? box_count : 1), 1) : NULL;
+    unsigned char* drop = box ? (unsigned char*)cc_host_calloc((size_t)(count ? count : 1), 1) : NULL;
+    if (absorbed && drop && absorb_edges(box, box_count, boxes, absorbed)) {
+        for (int k = 0; k < box_count; ++k) drop[box[k].index] = absorbed[k];
+        int kept = 0;
+        for (int k = 0; k < count; ++k)
+            if (!drop[k]) {
+                edges[2 * kept] = edges[2 * k];
+                edges[2 * kept + 1] = edges[2 * k + 1];
+                ++kept;
+            }
+        count = kept;
+    }
+    cc_host_free(box);
+    cc_host_free(absorbed);
+    cc_host_free(drop);
     cc_host_free(e);
     cc_host_free(concave);
     *out_edges = edges;

@@ -107,7 +107,7 @@ static cc_status build_bvhs(const cc_builder* b, mesh_bvh** out)
             cc_sdf_def def = cc_default_sdf_def();
             s = cc_mesh_collision_edges(m->vertices, m->vertex_count, m->triangles, m->triangle_count,
                                         def.edge_lower_angle_threshold, def.edge_concave_filter && m->bad_edges == 0,
-                                        &bvh[i].edges, &bvh[i].edge_count);
+                                        NULL, &bvh[i].edges, &bvh[i].edge_count);
         }
         if (s != CC_OK) {
             free_bvhs(bvh, b->mesh_count);

@@ -27,6 +27,11 @@ cc_sdf_def cc_default_sdf_def(void)
     d.scale = cc_v3(1.0f, 1.0f, 1.0f);
     d.edge_lower_angle_threshold = 0.1f * 3.14159265f / 180.0f;
     d.edge_concave_filter = 1;
+    d.edge_box_absorption = 0;
+    d.edge_box_half_normal = 0.0f;
+    d.edge_box_half_normal_rel = 0.0025f;
+    d.edge_box_half_lateral = 0.0f;
+    d.edge_box_half_lateral_rel = 0.01f;
     d.cookie = CC_DEF_COOKIE;
     return d;
 }
@@ -53,6 +58,11 @@ static cc_status check_def(const cc_sdf_def* d, const char* what)
         return cc_fail(CC_ERR_INVALID_SIZE, "%s: scale (%g, %g, %g) must lie in [%g, %g] on every axis", what, (double)d->scale.x, (double)d->scale.y, (double)d->scale.z, (double)CC_SIZE_MIN, (double)CC_SIZE_MAX);
     if (!isfinite(d->edge_lower_angle_threshold))
         return cc_fail(CC_ERR_NOT_FINITE, "%s: edge_lower_angle_threshold is not finite; give an angle in radians (negative keeps every edge)", what);
+    const float box[4] = {d->edge_box_half_normal, d->edge_box_half_normal_rel, d->edge_box_half_lateral, d->edge_box_half_lateral_rel};
+    const char* box_name[4] = {"edge_box_half_normal", "edge_box_half_normal_rel", "edge_box_half_lateral", "edge_box_half_lateral_rel"};
+    for (int k = 0; k < 4; ++k)
+        if (!isfinite(box[k]) || box[k] < 0.0f || box[k] > CC_SIZE_MAX)
+            return cc_fail(CC_ERR_INVALID_ARGUMENT, "%s: %s %g must be a size >= 0 (metres, or a fraction of the bounding-box diagonal)", what, box_name[k], (double)box[k]);
     return CC_OK;
 }
 
@@ -103,8 +113,17 @@ cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* d
         return cc_fail(CC_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
     int* edges = NULL;
     int edge_count = 0;
+    /* The edge boxes are in the mesh's own (unscaled) frame, where the
+     * edges are chosen: sizes in metres are taken back by the ratio of the
+     * diagonals (the scale's, exactly when it is uniform). */
+    cc_vec3 span = cc_v3_mul(cc_v3_sub(m->upper, m->lower), d.scale);
+    float diagonal = cc_v3_length(span), unscale = diagonal > 0.0f ? cc_v3_length(cc_v3_sub(m->upper, m->lower)) / diagonal : 1.0f;
+    cc_edge_boxes boxes;
+    boxes.absorb = d.edge_box_absorption;
+    boxes.half_normal = unscale * (d.edge_box_half_normal > 0.0f ? d.edge_box_half_normal : d.edge_box_half_normal_rel * diagonal);
+    boxes.half_lateral = unscale * (d.edge_box_half_lateral > 0.0f ? d.edge_box_half_lateral : d.edge_box_half_lateral_rel * diagonal);
     s = cc_mesh_collision_edges(m->vertices, m->vertex_count, m->triangles, m->triangle_count,
-                                d.edge_lower_angle_threshold, d.edge_concave_filter, &edges, &edge_count);
+                                d.edge_lower_angle_threshold, d.edge_concave_filter, &boxes, &edges, &edge_count);
     if (s != CC_OK) return s;
     cc_sdf_record r;
     memset(&r, 0, sizeof r);

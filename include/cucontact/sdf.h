@@ -28,6 +28,17 @@ typedef struct cc_sdf_def {
     /// concave (every neighbour on or above the end's tangent plane): no
     /// other surface can touch them first (1).
     int edge_concave_filter;
+    /// Nonzero: also leave out edges lying wholly inside another, longer
+    /// edge's box, which on a densely tessellated curved surface adds
+    /// nothing that edge's search does not find (0). The box spans its edge
+    /// along it, and either side of it across the surface and along its
+    /// two triangles' mean normal the half sizes below: metres when > 0,
+    /// else the fraction of the mesh's (scaled) bounding-box diagonal.
+    int edge_box_absorption;
+    float edge_box_half_normal;      ///< [m] (0: use the fraction)
+    float edge_box_half_normal_rel;  ///< of the diagonal (0.0025)
+    float edge_box_half_lateral;     ///< [m] (0: use the fraction)
+    float edge_box_half_lateral_rel; ///< of the diagonal (0.01)
     /// Folder of the on-disk cache, or NULL for none (NULL). A build is
     /// looked up by a hash of the mesh and every parameter above but
     /// shape_margin and the edge options; a hit is bit-identical to a fresh

@@ -7,6 +7,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <unistd.h>
@@ -18,6 +21,7 @@
 #endif
 
 #include "cucontact/mjcf.h"
+#include "host/geometry/mesh_edges.h"
 #include "host/geometry/winding.h"
 #include "kernels/math/quat.h"
 #include "host/testing.h"
@@ -336,6 +340,92 @@ TEST(Sdf, FlatEdgesAreLeftOutOfTheQueries)
     EXPECT_EQ(build(box_mesh({1, 1, 1}), keep).info.edges, 18);
     // A tessellated box keeps only its 12 rims' segments.
     EXPECT_EQ(build(tessellated_box_mesh({1, 1, 1}, 3)).info.edges, 12 * 3);
+}
+
+TEST(Sdf, EdgeBoxesAbsorbOnlyEdgesInsideALongerKeptOnesBox)
+{
+    // A dense sphere (8,192 triangles): with edge boxes on, the kept edges
+    // are a subset of those without, markedly fewer, and every edge left
+    // out lies (both ends) in the box of a kept edge at least as long,
+    // checked by brute force. A box's 12 rims absorb nothing.
+    MeshData sphere = sphere_mesh(0.25f, 5);
+    auto edges_of = [&](const MeshData& m, const cc_edge_boxes* boxes) {
+        int* e = nullptr;
+        int n = 0;
+        EXPECT_EQ(cc_mesh_collision_edges(m.vertices.data(), (int)m.vertices.size(), m.triangles.data(), m.triangle_count(),
+                                          0.1f * 3.14159265f / 180.0f, 1, boxes, &e, &n),
+                  CC_OK);
+        std::vector<std::pair<int, int>> out;
+        for (int i = 0; i < n; ++i) out.push_back({e[2 * i], e[2 * i + 1]});
+        cc_host_free(e);
+        return out;
+    };
+    const float diagonal = 0.25f * 2.0f * std::sqrt(3.0f);
+    // Boxes 3 % of the diagonal wide, about an edge's length either side.
+    cc_edge_boxes boxes{1, 0.0025f * diagonal, 0.03f * diagonal};
+    auto all = edges_of(sphere, nullptr), kept = edges_of(sphere, &boxes);
+    std::printf("dense sphere: %zu edges, %zu after absorption\n", all.size(), kept.size());
+    EXPECT_LT(kept.size(), all.size() * 9 / 10);
+    EXPECT_GT(kept.size(), all.size() / 4);
+    // The box of edge (a, b): its mean normal from the triangles on it.
+    std::map<std::pair<int, int>, cc_vec3> normal;
+    for (int t = 0; t < sphere.triangle_count(); ++t) {
+        const int* v = &sphere.triangles[3 * (size_t)t];
+        cc_vec3 n = cc_v3_normalize(cc_v3_cross(cc_v3_sub(sphere.vertices[v[1]], sphere.vertices[v[0]]),
+                                                cc_v3_sub(sphere.vertices[v[2]], sphere.vertices[v[0]])));
+        for (int k = 0; k < 3; ++k) {
+            std::pair<int, int> e{std::min(v[k], v[(k + 1) % 3]), std::max(v[k], v[(k + 1) % 3])};
+            normal[e] = cc_v3_add(normal[e], n);
+        }
+    }
+    auto length = [&](std::pair<int, int> e) { return cc_v3_length(cc_v3_sub(sphere.vertices[e.second], sphere.vertices[e.first])); };
+    auto in_box = [&](std::pair<int, int> e, cc_vec3 p) {
+        cc_vec3 a = sphere.vertices[e.first], b = sphere.vertices[e.second];
+        cc_vec3 u = cc_v3_normalize(cc_v3_sub(b, a)), n = normal[e];
+        n = cc_v3_normalize(cc_v3_madd(n, u, -cc_v3_dot(n, u)));
+        cc_vec3 w = cc_v3_cross(u, n), r = cc_v3_sub(p, cc_v3_scale(cc_v3_add(a, b), 0.5f));
+        const float slack = 1e-5f;
+        return std::fabs(cc_v3_dot(r, u)) <= 0.5f * cc_v3_length(cc_v3_sub(b, a)) + slack &&
+               std::fabs(cc_v3_dot(r, w)) <= boxes.half_lateral + slack && std::fabs(cc_v3_dot(r, n)) <= boxes.half_normal + slack;
+    };
+    std::set<std::pair<int, int>> kept_set(kept.begin(), kept.end());
+    for (auto e : kept) ASSERT_TRUE(std::binary_search(all.begin(), all.end(), e));
+    for (auto e : all) {
+        if (kept_set.count(e)) continue;
+        bool covered = false;
+        for (auto k : kept)
+            if (length(k) >= length(e) - 1e-6f && in_box(k, sphere.vertices[e.first]) && in_box(k, sphere.vertices[e.second])) {
+                covered = true;
+                break;
+            }
+        ASSERT_TRUE(covered) << "edge " << e.first << "-" << e.second << " left out with no kept box around it";
+    }
+    MeshData box = box_mesh({1, 1, 1});
+    EXPECT_EQ(edges_of(box, &boxes).size(), 12u);
+    // Through the def: the SDF's edge count drops, and a box pressed 2 mm
+    // into the sphere meets it as deep with and without.
+    cc_sdf_def def = cc_default_sdf_def();
+    def.edge_box_absorption = 1;
+    def.edge_box_half_lateral_rel = 0.03f;
+    Field on = build(sphere, def), off = build(sphere);
+    EXPECT_EQ(on.info.edges, (int)kept.size());
+    EXPECT_EQ(off.info.edges, (int)all.size());
+    float deepest[2] = {0.0f, 0.0f};
+    for (int absorb = 0; absorb < 2; ++absorb) {
+        Builder w = make_builder(0.005f);
+        int ball = add_mesh_data(w.get(), sphere), cube = add_mesh_data(w.get(), box_mesh({0.1f, 0.1f, 0.1f}));
+        cc_sdf_def sd = absorb ? def : cc_default_sdf_def();
+        ASSERT_EQ(cc_builder_build_mesh_sdf(w.get(), ball, &sd, nullptr), CC_OK) << cc_last_error_message();
+        ASSERT_EQ(cc_builder_build_mesh_sdf(w.get(), cube, nullptr, nullptr), CC_OK) << cc_last_error_message();
+        ASSERT_EQ(cc_builder_add_mesh(w.get(), CC_BODY_WORLD, ball, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        int body = add_body(w.get(), {0.0f, 0.0f, 0.25f + 0.1f - 0.002f});
+        ASSERT_EQ(cc_builder_add_mesh(w.get(), body, cube, {1, 1, 1}, nullptr, nullptr), CC_OK);
+        World world;
+        ASSERT_EQ(make_world(w.get(), cc_device_cpu(), cc_default_pipeline_def(), &world), CC_OK) << cc_last_error_message();
+        for (const cc_contact& c : collide(world)) deepest[absorb] = std::min(deepest[absorb], c.distance);
+    }
+    EXPECT_LT(deepest[0], -0.001f);
+    EXPECT_NEAR(deepest[1], deepest[0], 0.1f * on.info.voxel_size);
 }
 
 // The cache's tests: a build's progress calls (a hit reports 1 alone) and
