@@ -617,20 +617,23 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
  * comes down to one vertex, c may still touch along an edge through it on
  * another face, or along an edge whose other end the normal's last
  * rounding lifted; that edge, when there is one. */
+/* Replaces a hull's one-vertex support set s along `out` by the edge
+ * through that vertex that still touches, when there is one. */
+CC_HD void cc_touching_edge(const cc_convex* c, cc_vec3 out, float slab, cc_feature* s)
+{
+    if (s->count != 1 || c->type != CC_SHAPE_CONVEX_HULL) return;
+    cc_vec3 d = cc_frame_vector_in(&c->f, out);
+    int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
+    int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
+    if (other >= 0)
+        cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size), s);
+}
+
 CC_HD_CALL cc_vec3 cc_touching_nearest(const cc_convex* c, const cc_feature* s, cc_vec3 out, float slab, cc_vec3 x)
 {
-    if (s->count == 1 && c->type == CC_SHAPE_CONVEX_HULL) {
-        cc_vec3 d = cc_frame_vector_in(&c->f, out);
-        int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
-        int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
-        if (other >= 0) {
-            cc_feature e;
-            cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size),
-                               &e);
-            return cc_support_nearest(c, &e, out, x);
-        }
-    }
-    return cc_support_nearest(c, s, out, x);
+    cc_feature e = *s;
+    cc_touching_edge(c, out, slab, &e);
+    return cc_support_nearest(c, &e, out, x);
 }
 
 /* Witness points for the final direction, a pair facing each other along
@@ -672,6 +675,12 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     cc_feature sa, sb;
     cc_support_set_of(a, fa, n, slab, &sa);
     cc_support_set_of(b, fb, cc_v3_neg(n), slab, &sb);
+    /* A hull's lone vertex against a segment may touch along an edge of
+     * its own through the vertex (on a face its feature did not hold):
+     * then the two segments cross where they touch, which may lie far
+     * along that edge from the vertex. */
+    if (sa.count == 1 && sb.count == 2) cc_touching_edge(a, n, slab, &sa);
+    if (sb.count == 1 && sa.count == 2) cc_touching_edge(b, cc_v3_neg(n), slab, &sb);
     if (sa.count == 1 || sb.count == 1) {
         /* A point against a point, a segment or a face, both exactly on
          * their cores (a round shape's point is its exact support point). */

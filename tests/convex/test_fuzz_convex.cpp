@@ -34,7 +34,7 @@ constexpr double kResidualExcess = 0.05;
 #if defined(__SANITIZE_ADDRESS__)
 constexpr long kWitnessFindings = 4;
 #else
-constexpr long kWitnessFindings = 20;
+constexpr long kWitnessFindings = 14;
 #endif
 
 TEST(FuzzConvex, EveryRouteMeetsTheChecks)
