@@ -1,6 +1,7 @@
 /* MJCF assets: paths (meshdir, assetdir, the options' asset_dir), <mesh>
- * from STL, OBJ, MSH, a VDB level set (with its SDF) or inline vertices and faces, <hfield> from a PNG or inline
- * elevations, and the builder entries a geom adds on first use. */
+ * from STL, OBJ, MSH, a VDB level set (with its SDF) or inline vertices and
+ * faces, <hfield> from a PNG or inline elevations, and the builder entries a
+ * geom adds on first use. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>

@@ -32,6 +32,12 @@ void cc_sdf_data_free(cc_sdf_data* d)
     memset(d, 0, sizeof *d);
 }
 
+void cc_sdf_stored_band(const cc_sdf_def* def, float voxel, float* band_lo, float* band_hi)
+{
+    *band_lo = fmaxf(def->narrow_band_inner, -CC_SDF_BAND_VOXELS * voxel);
+    *band_hi = fminf(def->narrow_band_outer, CC_SDF_BAND_VOXELS * voxel);
+}
+
 float cc_sdf_voxel_size(const cc_sdf_def* def, cc_vec3 lower, cc_vec3 upper)
 {
     if (def->target_voxel_size > 0.0f) return def->target_voxel_size;
@@ -242,10 +248,8 @@ cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* tri
         lo = cc_v3_min(lo, scaled[i]);
         hi = cc_v3_max(hi, scaled[i]);
     }
-    float voxel = cc_sdf_voxel_size(def, lo, hi);
-    /* The stored band: the def's, at most CC_SDF_BAND_VOXELS either side. */
-    float band_lo = fmaxf(def->narrow_band_inner, -CC_SDF_BAND_VOXELS * voxel);
-    float band_hi = fminf(def->narrow_band_outer, CC_SDF_BAND_VOXELS * voxel);
+    float voxel = cc_sdf_voxel_size(def, lo, hi), band_lo, band_hi;
+    cc_sdf_stored_band(def, voxel, &band_lo, &band_hi);
     cc_vec3 pad = cc_v3(def->margin, def->margin, def->margin);
     cc_sdf_volume vol;
     memset(&vol, 0, sizeof vol);

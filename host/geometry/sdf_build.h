@@ -39,6 +39,10 @@ void cc_sdf_data_free(cc_sdf_data* d);
  * lattice reaches past the surface at least. */
 cc_status cc_sdf_pack(cc_sdf_volume* vol, float band_lo, float band_hi, float pad, cc_sdf_data* out);
 
+/* The band stored for the def at spacing `voxel`: the def's, at most
+ * CC_SDF_BAND_VOXELS voxels either side [m]. */
+void cc_sdf_stored_band(const cc_sdf_def* def, float voxel, float* band_lo, float* band_hi);
+
 /* The voxel size the def asks for, for a mesh whose scaled bounds are
  * [lower, upper] (before padding) [m]. */
 float cc_sdf_voxel_size(const cc_sdf_def* def, cc_vec3 lower, cc_vec3 upper);

@@ -18,9 +18,8 @@ cc_status cc_sdf_build_primitive(const cc_primitive* s, const cc_sdf_def* def, c
     memset(out, 0, sizeof *out);
     cc_vec3 lo, hi;
     cc_primitive_bounds(s, &lo, &hi);
-    float voxel = cc_sdf_voxel_size(def, lo, hi);
-    float band_lo = fmaxf(def->narrow_band_inner, -CC_SDF_BAND_VOXELS * voxel);
-    float band_hi = fminf(def->narrow_band_outer, CC_SDF_BAND_VOXELS * voxel);
+    float voxel = cc_sdf_voxel_size(def, lo, hi), band_lo, band_hi;
+    cc_sdf_stored_band(def, voxel, &band_lo, &band_hi);
     cc_vec3 pad = cc_v3(def->margin, def->margin, def->margin);
     cc_sdf_volume vol;
     memset(&vol, 0, sizeof vol);

@@ -263,8 +263,6 @@ static cc_status push_shape(cc_builder* b, const cc_shape_record* r, int* out_sh
     return CC_OK;
 }
 
-/* Validates and appends a shape of any type; `source` is the hull, mesh or
- * heightfield index (checked by the caller), else -1. */
 /* The SDF a shape def asks for: primitives and hulls only (a mesh's comes
  * from cc_builder_build_mesh_sdf, and planes and heightfields have no
  * bounded inside). */
@@ -285,6 +283,8 @@ static cc_status shape_sdf(cc_builder* b, cc_shape_record* r, const cc_shape_def
     return cc_sdf_of_primitive(b, r->type, r->size, r->source, &def, what, &r->sdf);
 }
 
+/* Validates and appends a shape of any type; `source` is the hull, mesh or
+ * heightfield index (checked by the caller), else -1. */
 static cc_status add_shape(cc_builder* b, int body, cc_shape_type type, cc_vec3 size, int source,
                            const cc_shape_def* def, int* out_shape, const char* what)
 {

@@ -51,9 +51,10 @@ typedef struct cc_mesh_data {
     int edge_count;
 } cc_mesh_data;
 
-/* An SDF: of a builder mesh at one scale (mesh >= 0), or of a primitive or
- * hull (shape_type, size, source: the hull or -1) built with `def`'s
- * lattice, shared by every shape that asks for the same. */
+/* An SDF: of a builder mesh at one scale (mesh >= 0, shape_type
+ * CC_SHAPE_MESH, size the scale), or of a primitive or hull (shape_type,
+ * size, source: the hull or -1) built with `def`'s lattice, shared by every
+ * shape that asks for the same. */
 typedef struct cc_sdf_record {
     int mesh;
     int shape_type;

@@ -130,7 +130,7 @@ cc_status cc_builder_build_mesh_sdf(cc_builder* b, int mesh, const cc_sdf_def* d
     r.mesh = mesh;
     r.shape_type = CC_SHAPE_MESH;
     r.size = d.scale;
-    r.source = mesh;
+    r.source = -1;
     cc_sdf_cache_key key = cc_sdf_cache_key_of(m->vertices, m->vertex_count, m->triangles, m->triangle_count, &d);
     if (d.cache_dir && cc_sdf_cache_load(d.cache_dir, key, &r.data)) {
         if (d.progress) d.progress(1.0f, d.progress_user);
@@ -178,7 +178,7 @@ static void attach(cc_builder* b, cc_sdf_record* r, int mesh, cc_vec3 scale, int
     r->mesh = mesh;
     r->shape_type = CC_SHAPE_MESH;
     r->size = scale;
-    r->source = mesh;
+    r->source = -1;
     r->data.desc.scale = scale;
     r->data.desc.mesh = mesh;
     b->sdfs[b->sdf_count] = *r;

@@ -617,23 +617,43 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
  * comes down to one vertex, c may still touch along an edge through it on
  * another face, or along an edge whose other end the normal's last
  * rounding lifted; that edge, when there is one. */
-/* Replaces a hull's one-vertex support set s along `out` by the edge
- * through that vertex that still touches, when there is one. */
-CC_HD void cc_touching_edge(const cc_convex* c, cc_vec3 out, float slab, cc_feature* s)
+CC_HD_CALL cc_vec3 cc_touching_nearest(const cc_convex* c, const cc_feature* s, cc_vec3 out, float slab, cc_vec3 x)
 {
-    if (s->count != 1 || c->type != CC_SHAPE_CONVEX_HULL) return;
+    if (s->count == 1 && c->type == CC_SHAPE_CONVEX_HULL) {
+        cc_vec3 d = cc_frame_vector_in(&c->f, out);
+        int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
+        int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
+        if (other >= 0) {
+            cc_feature e;
+            cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size),
+                               &e);
+            return cc_support_nearest(c, &e, out, x);
+        }
+    }
+    return cc_support_nearest(c, s, out, x);
+}
+
+/* A hull c whose support set along `out` is one vertex, against the other
+ * shape's segment `seg`: when an edge of c through that vertex still
+ * touches (on a face c's feature did not hold), the two segments cross
+ * where they touch, which may lie far along that edge from the vertex.
+ * Writes the segments' closest points and returns 1; 0 when no edge
+ * touches. */
+CC_HD_CALL int cc_touching_edge_witness(const cc_convex* c, cc_vec3 out, float slab, const cc_feature* seg, cc_vec3* on_c,
+                                        cc_vec3* on_seg)
+{
     cc_vec3 d = cc_frame_vector_in(&c->f, out);
     int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
     int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
-    if (other >= 0)
-        cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size), s);
-}
-
-CC_HD_CALL cc_vec3 cc_touching_nearest(const cc_convex* c, const cc_feature* s, cc_vec3 out, float slab, cc_vec3 x)
-{
-    cc_feature e = *s;
-    cc_touching_edge(c, out, slab, &e);
-    return cc_support_nearest(c, &e, out, x);
+    if (other < 0) return 0;
+    cc_feature e;
+    cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size), &e);
+    float s, t;
+    cc_vec3 de = cc_v3_sub(e.p[1], e.p[0]), ds = cc_v3_sub(seg->p[1], seg->p[0]);
+    cc_segment_segment_closest(e.p[0], de, seg->p[0], ds, &s, &t);
+    *on_c = cc_v3_madd(e.p[0], de, s);
+    *on_seg = cc_v3_madd(seg->p[0], ds, t);
+    return 1;
 }
 
 /* Witness points for the final direction, a pair facing each other along
@@ -676,11 +696,17 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     cc_support_set_of(a, fa, n, slab, &sa);
     cc_support_set_of(b, fb, cc_v3_neg(n), slab, &sb);
     /* A hull's lone vertex against a segment may touch along an edge of
-     * its own through the vertex (on a face its feature did not hold):
-     * then the two segments cross where they touch, which may lie far
-     * along that edge from the vertex. */
-    if (sa.count == 1 && sb.count == 2) cc_touching_edge(a, n, slab, &sa);
-    if (sb.count == 1 && sa.count == 2) cc_touching_edge(b, cc_v3_neg(n), slab, &sb);
+     * its own through the vertex (cc_touching_edge_witness). */
+    int a_vertex = sa.count == 1;
+    const cc_convex* vc = a_vertex ? a : b;
+    if (sa.count + sb.count == 3 && vc->type == CC_SHAPE_CONVEX_HULL) {
+        cc_vec3 on_v, on_seg;
+        if (cc_touching_edge_witness(vc, a_vertex ? n : cc_v3_neg(n), slab, a_vertex ? &sb : &sa, &on_v, &on_seg)) {
+            *pa = a_vertex ? on_v : on_seg;
+            *pb = a_vertex ? on_seg : on_v;
+            return;
+        }
+    }
     if (sa.count == 1 || sb.count == 1) {
         /* A point against a point, a segment or a face, both exactly on
          * their cores (a round shape's point is its exact support point). */

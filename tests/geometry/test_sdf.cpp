@@ -1034,6 +1034,21 @@ TEST(Sdf, PrimitiveFieldsMatchTheirExactDistance)
     EXPECT_EQ(cc_builder_sdf_count(b.get()), before);
     ASSERT_EQ(cc_builder_add_sphere(b.get(), CC_BODY_WORLD, 0.2f, &d, &s2), CC_OK);
     EXPECT_EQ(cc_builder_sdf_count(b.get()), before + 1);
+    // Replicated worlds share the template's field.
+    Builder templ = make_builder();
+    int templ_shape = -1;
+    ASSERT_EQ(cc_builder_add_sphere(templ.get(), add_body(templ.get(), {0, 0, 0}), 0.3f, &d, &templ_shape), CC_OK);
+    int shapes_before = cc_builder_shape_count(b.get()), sdfs_before = cc_builder_sdf_count(b.get());
+    ASSERT_EQ(cc_builder_replicate(b.get(), templ.get(), 3, nullptr), CC_OK) << cc_last_error_message();
+    EXPECT_EQ(cc_builder_sdf_count(b.get()), sdfs_before + 1);
+    for (int k = 0; k < 3; ++k) {
+        cc_shape_info copy;
+        ASSERT_EQ(cc_builder_get_shape_info(b.get(), shapes_before + k, &copy), CC_OK);
+        EXPECT_EQ(copy.sdf, sdfs_before);
+    }
+    cc_sdf_info copied;
+    ASSERT_EQ(cc_builder_get_sdf_info(b.get(), sdfs_before, &copied), CC_OK);
+    EXPECT_EQ(copied.shape_type, CC_SHAPE_SPHERE);
     // The model carries them.
     cc_model* model = nullptr;
     ASSERT_EQ(cc_builder_finalize(b.get(), cc_device_cpu(), &model), CC_OK) << cc_last_error_message();
