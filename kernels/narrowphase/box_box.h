@@ -237,6 +237,14 @@ CC_HD void cc_bb_face_clip(const cc_bb_pair* bp, int face, cc_bb_clip* c)
     c->dmin = dmin;
 }
 
+/* Clipped incident points within the threshold of the reference face. */
+CC_HD int cc_bb_clip_count_within(const cc_bb_clip* c, float threshold)
+{
+    int n = 0;
+    for (int v = 0; v < c->n; ++v) n += c->dist[v] <= threshold;
+    return n;
+}
+
 /* Twice the signed area of triangle (o, p, q) in the reference plane
  * coordinates (u, v) = (p[i1], p[i2]). */
 CC_HD float cc_bb_cross2(const float* o, const float* p, const float* q, int i1, int i2)
@@ -556,10 +564,14 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
              * most half the shallow depth (a long box tilted a degree over
              * a face touches at one corner, with that corner's normal). */
             float dip = dface - sf;
-            /* ... and the face manifold has an area to rest on (an edge or
-             * corner of a small box past a large one's rim clips to one or
-             * two points, which the edge pair's normal serves exactly). */
-            if (shallow && clip.n >= 3 && fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
+            /* ... and the face manifold has an area to rest on: at least
+             * three of its points within the threshold (an edge or corner
+             * of a small box past a large one's rim clips to one or two
+             * points, and so does a face whose far side lies beyond the
+             * threshold; the edge pair's normal serves those exactly, while
+             * the face normal's separation can fall far below their
+             * distance when the box tilts past the face's rim). */
+            if (shallow && cc_bb_clip_count_within(&clip, threshold) >= 3 && fabsf(cc_v3_dot(fa[clip.axis], ne)) >= CC_BB_FACE_LIKE_COS && dface >= se - slack &&
                 dface <= se + bp.tol && dip <= 0.5f * CC_BB_FACE_LIKE_DEPTH * bp.small) {
                 cc_bb_face_commit(&bp, &clip, threshold, m);
             } else {

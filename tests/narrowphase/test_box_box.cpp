@@ -740,6 +740,46 @@ TEST(BoxBox, FaceAxisPreferredWithinTolerance)
     }
 }
 
+// A box lying nearly flat across the rim of a larger one's face, touching
+// or within a small threshold: the face manifold (face normal) is kept only
+// when at least three of its points are within the threshold. A manifold of
+// one or two points must carry a normal that separates the boxes by its
+// deepest distance; a tilted box's face normal does not (the part past the
+// rim dips below the face's plane), the edge pair's does.
+TEST(BoxBox, FewPointManifoldsCarryASeparatingNormal)
+{
+    Rng rng(29);
+    cc_geom a = make_box(cc_v3(0, 0, 0), cc_q_identity(), cc_v3(1.0f, 1.0f, 0.5f));
+    int few = 0;
+    for (int it = 0; it < 4000; ++it) {
+        cc_vec3 hb = cc_v3((float)rng.uni(0.1, 0.6), (float)rng.uni(0.1, 0.6), (float)rng.uni(0.05, 0.3));
+        D3 t = d3(rng.uni(-1, 1), rng.uni(-1, 1), 0);
+        t = t * (1 / norm(t));
+        cc_quat q = cc_q_normalize(cc_q_mul(axis_angle(t[0], t[1], 0, rng.uni(0, 0.07)),
+                                            axis_angle(0, 0, 1, rng.uni(-kPi, kPi))));
+        cc_geom b = make_box(cc_v3(0, 0, 0), q, hb);
+        double lift = rng.uni(-2e-3, 5e-3);
+        double z = 0.5 + support_radius(ref_box(b), d3(0, 0, 1)) + lift;
+        double x = 1.0 + rng.uni(-0.8, 0.8) * hb.x;
+        b.xf.p = cc_v3((float)x, (float)rng.uni(-0.8, 0.8), (float)z);
+        float threshold = (float)rng.uni(0.0, 0.01);
+        cc_manifold m = collide(a, b, threshold);
+        if (m.count == 0) continue;
+        RefBox ra = ref_box(a), rb = ref_box(b);
+        double sd = signed_distance(ra, rb);
+        double dmin = 1e30;
+        for (int k = 0; k < m.count; ++k) dmin = std::min(dmin, (double)m.distance[k]);
+        EXPECT_NEAR(dmin, sd, 1e-5) << "iteration " << it;
+        if (m.count <= 2) {
+            ++few;
+            D3 n = d3(m.normal.x, m.normal.y, m.normal.z);
+            EXPECT_GE(separation_along(ra, rb, n), dmin - 1e-5)
+                << "iteration " << it << ": " << m.count << " points, normal (" << n[0] << ", " << n[1] << ", " << n[2] << ")";
+        }
+    }
+    EXPECT_GT(few, 400); // the class is exercised
+}
+
 // Identical coincident boxes: a deterministic face axis of A, 4 contacts.
 TEST(BoxBox, CoincidentBoxesAreDeterministic)
 {
