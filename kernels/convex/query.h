@@ -560,6 +560,100 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
     return moved;
 }
 
+/* Iterations of the sharpening methods below, and their first probe [rad]. */
+#define CC_CONVEX_NEWTON_STEPS 6
+#define CC_CONVEX_NEWTON_PROBE 1.0e-3f
+/* A gradient (the touching points' miss across n) within this fraction of
+ * the smaller shape, or ten tolerances, is left as it is: a tenth of what
+ * the fuzz harness's witness check allows, and most settled answers are
+ * there already (99 % of the bench's convex scene). */
+#define CC_CONVEX_SHARP 1.0e-3f
+CC_HD float cc_convex_sharp(const cc_convex* a, const cc_convex* b, float tol)
+{
+    return cc_maxf(10.0f * tol, CC_CONVEX_SHARP * cc_minf(a->extent, b->extent));
+}
+/* sep along n, and its gradient: the part of pb - pa square to n. */
+CC_HD float cc_convex_gradient(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* g)
+{
+    cc_vec3 pa, pb;
+    float s = cc_convex_separation(a, b, n, &pa, &pb);
+    cc_vec3 w = cc_v3_sub(pb, pa);
+    *g = cc_v3_madd(w, n, -cc_v3_dot(w, n));
+    return s;
+}
+
+/* Single supporting points on round surfaces: sep is smooth and flat at
+ * its optimum, so the ascent, which steps on sep, stops where sep no
+ * longer changes in float, with a normal off by about sqrt(tol /
+ * curvature); the touching points then slide along the surfaces by that
+ * angle times their radii. The optimum is where the gradient, the part g
+ * of pb - pa square to n, vanishes: Newton's method on g in n's tangent
+ * plane, with the 2x2 Jacobian taken from two differences and then kept
+ * by Broyden's update, drives it to rounding (polytope points give the
+ * align step). A step is kept only while |g| shrinks and sep holds.
+ * Returns 1 when it moved *n. */
+CC_HD_CALL int cc_convex_newton(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep, int* evals)
+{
+    cc_contact_plane tp = cc_contact_plane_of(cc_v3(0.0f, 0.0f, 0.0f), *n);
+    cc_vec3 g;
+    float s = cc_convex_gradient(a, b, *n, &g);
+    float g1 = cc_v3_dot(g, tp.t1), g2 = cc_v3_dot(g, tp.t2);
+    /* Sharp already: the points face each other within the accuracy. */
+    float sharp = cc_convex_sharp(a, b, tol);
+    if (!(g1 * g1 + g2 * g2 > sharp * sharp)) return 0;
+    float j[2][2];
+    for (int k = 0; k < 2; ++k) {
+        cc_vec3 gk;
+        cc_convex_gradient(a, b, cc_v3_normalize(cc_v3_madd(*n, k ? tp.t2 : tp.t1, CC_CONVEX_NEWTON_PROBE)), &gk);
+        j[0][k] = (cc_v3_dot(gk, tp.t1) - g1) / CC_CONVEX_NEWTON_PROBE;
+        j[1][k] = (cc_v3_dot(gk, tp.t2) - g2) / CC_CONVEX_NEWTON_PROBE;
+    }
+    *evals += 3;
+    /* Near the optimum sep is flat and its rounding noisy: the walk may
+     * fall below where it began by tol, the query's accuracy, never more
+     * (a deep overlap has saddles, which Newton's method would also reach). */
+    float floor = cc_minf(s, *sep) - tol;
+    int moved = 0;
+    for (int it = 0; it < CC_CONVEX_NEWTON_STEPS; ++it) {
+        float det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
+        if (!(fabsf(det) > 0.0f)) break;
+        float inv = 1.0f / det;
+        float d1 = -(j[1][1] * g1 - j[0][1] * g2) * inv, d2 = -(j[0][0] * g2 - j[1][0] * g1) * inv;
+        /* A step that overshoots (onto a rim's crease, or where the
+         * Jacobian is rough) is halved, up to three times. */
+        cc_vec3 m, gm;
+        float sm;
+        int ok = 0;
+        for (int half = 0; half < 4 && !ok; ++half, d1 *= 0.5f, d2 *= 0.5f) {
+            m = cc_v3_normalize(cc_v3_madd(cc_v3_madd(*n, tp.t1, d1), tp.t2, d2));
+            sm = cc_convex_gradient(a, b, m, &gm);
+            (*evals)++;
+            ok = cc_v3_length_sq(gm) < g1 * g1 + g2 * g2 && sm >= floor;
+        }
+        if (!ok) break;
+        d1 *= 2.0f;
+        d2 *= 2.0f;
+        /* Broyden's update: the Jacobian made to map this step to the
+         * change of g it caused. */
+        float h1 = cc_v3_dot(gm, tp.t1), h2 = cc_v3_dot(gm, tp.t2);
+        float r1 = h1 - g1 - (j[0][0] * d1 + j[0][1] * d2), r2 = h2 - g2 - (j[1][0] * d1 + j[1][1] * d2);
+        float dd = d1 * d1 + d2 * d2;
+        if (dd > 0.0f) {
+            j[0][0] += r1 * d1 / dd;
+            j[0][1] += r1 * d2 / dd;
+            j[1][0] += r2 * d1 / dd;
+            j[1][1] += r2 * d2 / dd;
+        }
+        *n = m;
+        s = sm;
+        g1 = h1;
+        g2 = h2;
+        moved = 1;
+    }
+    if (moved) *sep = s;
+    return moved;
+}
+
 /* The query's accuracy [m]: relative to the smaller shape (a small shape
  * beside a large one needs its own precision), but never finer than
  * rounding of the pair's coordinates. */
@@ -819,6 +913,56 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
     return 1;
 }
 
+/* A point on a round surface against a straight segment (a box's edge, a
+ * capsule's core, a side line): the optimum lies on the segment's ridge,
+ * where sep is smooth along the ridge and creased across it. The secant
+ * method on sep's slope along the ridge, f(t) = (pb - pa) . n'(t), ends
+ * what the ascent's steps on sep leave (see cc_convex_newton). Returns 1
+ * when it moved *n. */
+CC_HD float cc_ridge_slope(const cc_convex* a, const cc_convex* b, const cc_ridge* g, float t, cc_vec3* n, float* f)
+{
+    const float dt = 1.0e-3f;
+    *n = cc_ridge_direction(g, t);
+    cc_vec3 tangent = cc_v3_sub(cc_ridge_direction(g, t + dt), cc_ridge_direction(g, t - dt));
+    tangent = cc_v3_normalize(cc_v3_madd(tangent, *n, -cc_v3_dot(tangent, *n)));
+    cc_vec3 pa, pb;
+    float s = cc_convex_separation(a, b, *n, &pa, &pb);
+    *f = cc_v3_dot(cc_v3_sub(pb, pa), tangent);
+    return s;
+}
+
+CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, float tol, const cc_ridge* g, cc_vec3* n,
+                                      float* sep, int* evals)
+{
+    cc_vec3 m;
+    float f0, f1, t0 = 0.0f, t1 = CC_CONVEX_NEWTON_PROBE;
+    float s = cc_ridge_slope(a, b, g, t0, &m, &f0);
+    (*evals)++;
+    if (!(fabsf(f0) > cc_convex_sharp(a, b, tol))) return 0; /* sharp already */
+    cc_ridge_slope(a, b, g, t1, &m, &f1);
+    (*evals)++;
+    /* As in cc_convex_newton, from the caller's n (the ridge's t = 0 is
+     * n made square to a segment, which can lie lower). */
+    float floor = *sep - tol;
+    int moved = 0;
+    for (int it = 0; it < CC_CONVEX_NEWTON_STEPS; ++it) {
+        if (!(f1 != f0)) break;
+        float t = t0 - f0 * (t1 - t0) / (f1 - f0);
+        float f, sm = cc_ridge_slope(a, b, g, t, &m, &f);
+        (*evals)++;
+        if (!(fabsf(f) < fabsf(f0)) || !(sm >= floor)) break;
+        t1 = t0;
+        f1 = f0;
+        t0 = t;
+        f0 = f;
+        *n = m;
+        s = sm;
+        moved = 1;
+    }
+    if (moved) *sep = s;
+    return moved;
+}
+
 /* Whether the witness shows n measurably short of its optimum. At an
  * optimum the witness points face each other along n and their distance
  * along n is n's separation; a better normal gains about the difference
@@ -1043,6 +1187,69 @@ CC_HD_CALL void cc_convex_settle(const cc_convex* a, const cc_convex* b, float s
         r->point_b = cc_support(b, cc_v3_neg(*n));
         cc_convex_witness(a, b, *n, r, &r->point_a, &r->point_b);
     }
+}
+
+/* Support set s against the other shape's single point q: a segment whose
+ * end q lies beyond, seen along the normal, is cut to that end (count 1). */
+CC_HD void cc_convex_sharpen_end(cc_feature* s, cc_vec3 q)
+{
+    if (s->count != 2) return;
+    cc_vec3 d = cc_v3_sub(s->p[1], s->p[0]);
+    float t = cc_v3_dot(cc_v3_sub(q, s->p[0]), d);
+    if (t < 0.0f || t > cc_v3_length_sq(d)) {
+        s->p[0] = t < 0.0f ? s->p[0] : s->p[1];
+        s->count = 1;
+    }
+}
+
+/* The exact support sets of a and b along n, a segment cut against a
+ * single point of the other (cc_convex_sharpen_end). */
+CC_HD_CALL void cc_convex_sharpen_sets(const cc_convex* a, const cc_convex* b, cc_vec3 n, float tol,
+                                       const cc_convex_result* r, cc_feature* sa, cc_feature* sb)
+{
+    cc_support_set_of(a, &r->feature_a, n, 10.0f * tol, sa);
+    cc_support_set_of(b, &r->feature_b, cc_v3_neg(n), 10.0f * tol, sb);
+    if (sb->count == 1) cc_convex_sharpen_end(sa, sb->p[0]);
+    if (sa->count == 1) cc_convex_sharpen_end(sb, sa->p[0]);
+}
+
+/* The last step of a query whose answer touches a round surface at a
+ * point: from the settled normal, Newton's method on the gradient
+ * (cc_convex_newton), or the secant method along a segment's ridge
+ * (cc_convex_ridge_secant); then the features and the witness along the
+ * sharper normal. Nothing changes unless sep holds within tol. (A disk's
+ * rim point near the cap's normal swings round at the slightest turn, and
+ * neither method converges there: disks are left as they are.) */
+CC_HD_CALL void cc_convex_sharpen(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep,
+                                  cc_convex_result* r)
+{
+    /* What supports n exactly: a face, or two segments, fix the normal
+     * (the polish makes it exact); a segment, its ridge. */
+    cc_feature sa, sb;
+    cc_convex_sharpen_sets(a, b, *n, tol, r, &sa, &sb);
+    if (sa.count >= 3 || sb.count >= 3 || (sa.count == 2 && sb.count == 2)) return;
+    cc_vec3 m = *n;
+    float sm = *sep;
+    cc_ridge g;
+    if (sa.count == 2 || sb.count == 2) {
+        if (!cc_ridge_of(a, b, &sa, &sb, m, 0, &g) || !cc_convex_ridge_secant(a, b, tol, &g, &m, &sm, &r->iterations))
+            return;
+    } else if (!cc_convex_newton(a, b, tol, &m, &sm, &r->iterations)) {
+        return;
+    }
+    if (!(sm >= *sep - tol)) return;
+    *n = m;
+    *sep = sm;
+    /* The features along the sharper normal, a segment's end taken as the
+     * single point that supports it. */
+    cc_convex_feature(a, *n, &r->feature_a);
+    cc_convex_feature(b, cc_v3_neg(*n), &r->feature_b);
+    cc_convex_sharpen_sets(a, b, *n, tol, r, &sa, &sb);
+    if (sa.count == 1) r->feature_a = sa;
+    if (sb.count == 1) r->feature_b = sb;
+    r->point_a = cc_support(a, *n);
+    r->point_b = cc_support(b, cc_v3_neg(*n));
+    cc_convex_witness(a, b, *n, r, &r->point_a, &r->point_b);
 }
 
 /* The result along a given direction n (unit, A -> B): its separation, the
@@ -1496,6 +1703,22 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     r->distance = sep;
     r->normal = n;
     return 1;
+}
+
+/* The query, then its answer sharpened where it touches a round surface
+ * at a point (cc_convex_sharpen): what the convex narrow phase reports.
+ * (Mesh routes call the query itself: there the triangle's own normal
+ * rules, and the kernels have no registers to spare.) */
+CC_HD_CALL int cc_convex_query_sharp(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
+{
+    if (!cc_convex_query(a, b, limit, r)) return 0;
+    float tol = cc_convex_tolerance(a, b);
+    if (!(tol > 0.0f)) return 1; /* two point cores: exact already */
+    /* Deep overlaps keep the query's answer: their optima are the
+     * multi-start climb's, and no resting contact is that deep. */
+    if (r->distance < -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent)) return 1;
+    cc_convex_sharpen(a, b, tol, &r->normal, &r->distance, r);
+    return r->distance <= limit;
 }
 
 #endif

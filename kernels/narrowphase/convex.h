@@ -140,7 +140,7 @@ CC_HD_CALL void cc_collide_convex(const cc_geom* ga, int ta, const cc_geom* gb, 
     cc_vec3 origin = ga->xf.p;
     cc_convex a = cc_convex_of(ga, ta, origin), b = cc_convex_of(gb, tb, origin);
     cc_convex_result r;
-    if (!cc_convex_query(&a, &b, threshold, &r)) return;
+    if (!cc_convex_query_sharp(&a, &b, threshold, &r)) return;
     cc_manifold_from_query(&r, &a, &b, cc_convex_max_points(ta, tb), origin, threshold, (const cc_keep_side*)0, m);
 }
 
