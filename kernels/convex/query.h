@@ -704,6 +704,38 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
  * the edge's normal cone (within the query's accuracy) lifts its other end
  * by that angle times the length. */
 #define CC_CONVEX_EDGE_TOUCH_SIN 1.0e-3f
+/* The most a support set's slab may be, relative to its shape's extent. */
+#define CC_CONVEX_SLAB_SIN 1.0e-3f
+
+/* How far below the top a vertex of x still supports a direction: ten
+ * tolerances, but never more than CC_CONVEX_SLAB_SIN of x's own extent
+ * (and never under one tolerance). A small hull beside a large shape tilts
+ * its faces and edges by more than the pair's tolerance; taking such a
+ * face or edge as its support set loses the vertex that touches. */
+CC_HD float cc_convex_slab(const cc_convex* x, float tol)
+{
+    return cc_maxf(tol, cc_minf(10.0f * tol, CC_CONVEX_SLAB_SIN * x->extent));
+}
+
+/* Where the line through x along unit `out` leaves hull c going along
+ * `out` (exact, from the face planes): returns 0 when the line misses c. */
+CC_HD_CALL int cc_hull_line_exit(const cc_convex* c, cc_vec3 x, cc_vec3 out, cc_vec3* hit)
+{
+    cc_vec3 inv = cc_v3(1.0f / c->size.x, 1.0f / c->size.y, 1.0f / c->size.z);
+    /* In the unscaled hull frame, where the faces' planes are stored. */
+    cc_vec3 p = cc_v3_mul(cc_frame_point_in(&c->f, x), inv), d = cc_v3_mul(cc_frame_vector_in(&c->f, out), inv);
+    float enter = -3.0e38f, leave = 3.0e38f;
+    for (int i = 0; i < c->hull.face_count; ++i) {
+        cc_hull_face f = c->hull.faces[i];
+        float rate = cc_v3_dot(f.normal, d), room = f.offset - cc_v3_dot(f.normal, p);
+        if (rate > 0.0f) leave = cc_minf(leave, room / rate);
+        else if (rate < 0.0f) enter = cc_maxf(enter, room / rate);
+        else if (room < 0.0f) return 0;
+    }
+    if (!(enter <= leave) || leave > 1.0e38f) return 0;
+    *hit = cc_frame_point_out(&c->f, cc_v3_mul(cc_v3_madd(p, d, leave), c->size));
+    return 1;
+}
 
 /* The point of c's support set s along `out` (the contact's normal seen
  * from c) nearest to x seen along it. The feature of a hull holds its
@@ -765,7 +797,8 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     const cc_feature* fa = &r->feature_a;
     const cc_feature* fb = &r->feature_b;
     r->overlap_count = -1;
-    float slab = 10.0f * cc_convex_tolerance(a, b);
+    float tol = cc_convex_tolerance(a, b);
+    float slab_a = cc_convex_slab(a, tol), slab_b = cc_convex_slab(b, tol);
     /* Two faces, or a segment and a face: their overlap seen along n, which
      * the manifold clips (its count says whether they meet at all). */
     float best = 3.0e38f;
@@ -787,15 +820,15 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
         }
     }
     cc_feature sa, sb;
-    cc_support_set_of(a, fa, n, slab, &sa);
-    cc_support_set_of(b, fb, cc_v3_neg(n), slab, &sb);
+    cc_support_set_of(a, fa, n, slab_a, &sa);
+    cc_support_set_of(b, fb, cc_v3_neg(n), slab_b, &sb);
     /* A hull's lone vertex against a segment may touch along an edge of
      * its own through the vertex (cc_touching_edge_witness). */
     int a_vertex = sa.count == 1;
     const cc_convex* vc = a_vertex ? a : b;
     if (sa.count + sb.count == 3 && vc->type == CC_SHAPE_CONVEX_HULL) {
         cc_vec3 on_v, on_seg;
-        if (cc_touching_edge_witness(vc, a_vertex ? n : cc_v3_neg(n), slab, a_vertex ? &sb : &sa, &on_v, &on_seg)) {
+        if (cc_touching_edge_witness(vc, a_vertex ? n : cc_v3_neg(n), a_vertex ? slab_a : slab_b, a_vertex ? &sb : &sa, &on_v, &on_seg)) {
             *pa = a_vertex ? on_v : on_seg;
             *pb = a_vertex ? on_seg : on_v;
             return;
@@ -807,7 +840,7 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
         int a_point = sa.count == 1;
         cc_vec3 p = a_point ? (fa->count == 1 ? cc_support(a, n) : sa.p[0])
                             : (fb->count == 1 ? cc_support(b, cc_v3_neg(n)) : sb.p[0]);
-        cc_vec3 q = a_point ? cc_touching_nearest(b, &sb, cc_v3_neg(n), slab, p) : cc_touching_nearest(a, &sa, n, slab, p);
+        cc_vec3 q = a_point ? cc_touching_nearest(b, &sb, cc_v3_neg(n), slab_b, p) : cc_touching_nearest(a, &sa, n, slab_a, p);
         *pa = a_point ? p : q;
         *pb = a_point ? q : p;
     } else if (sa.count == 2 && sb.count == 2) {
@@ -1207,8 +1240,8 @@ CC_HD void cc_convex_sharpen_end(cc_feature* s, cc_vec3 q)
 CC_HD_CALL void cc_convex_sharpen_sets(const cc_convex* a, const cc_convex* b, cc_vec3 n, float tol,
                                        const cc_convex_result* r, cc_feature* sa, cc_feature* sb)
 {
-    cc_support_set_of(a, &r->feature_a, n, 10.0f * tol, sa);
-    cc_support_set_of(b, &r->feature_b, cc_v3_neg(n), 10.0f * tol, sb);
+    cc_support_set_of(a, &r->feature_a, n, cc_convex_slab(a, tol), sa);
+    cc_support_set_of(b, &r->feature_b, cc_v3_neg(n), cc_convex_slab(b, tol), sb);
     if (sb->count == 1) cc_convex_sharpen_end(sa, sb->p[0]);
     if (sa->count == 1) cc_convex_sharpen_end(sb, sa->p[0]);
 }
@@ -1705,6 +1738,27 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     return 1;
 }
 
+/* A hull's witness point that misses the other's across the normal: the
+ * hull's feature may be a neighbour of the face that touches (two faces of
+ * a nearly flat roof tie within the normal's accuracy, and the first was
+ * taken). The line through the other point along the normal meets the
+ * hull on the face that touches, at the same height. (Convex narrow phase only: a mesh
+ * triangle's prism has sides whose points its routes drop.) */
+CC_HD_CALL void cc_convex_witness_exit(const cc_convex* a, const cc_convex* b, float tol, cc_convex_result* r)
+{
+    cc_vec3 n = r->normal, w = cc_v3_sub(r->point_b, r->point_a), hit;
+    float slab = cc_minf(cc_convex_slab(a, tol), cc_convex_slab(b, tol));
+    if (!(cc_v3_length_sq(cc_v3_madd(w, n, -cc_v3_dot(w, n))) > slab * slab)) return;
+    /* Kept only at the same height along n: beside a touching corner the
+     * line runs down a steep face instead. */
+    if (b->type == CC_SHAPE_CONVEX_HULL && cc_hull_line_exit(b, r->point_a, cc_v3_neg(n), &hit) &&
+        fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_b), n)) <= slab)
+        r->point_b = hit;
+    else if (a->type == CC_SHAPE_CONVEX_HULL && cc_hull_line_exit(a, r->point_b, n, &hit) &&
+             fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_a), n)) <= slab)
+        r->point_a = hit;
+}
+
 /* The query, then its answer sharpened where it touches a round surface
  * at a point (cc_convex_sharpen): what the convex narrow phase reports.
  * (Mesh routes call the query itself: there the triangle's own normal
@@ -1714,10 +1768,11 @@ CC_HD_CALL int cc_convex_query_sharp(const cc_convex* a, const cc_convex* b, flo
     if (!cc_convex_query(a, b, limit, r)) return 0;
     float tol = cc_convex_tolerance(a, b);
     if (!(tol > 0.0f)) return 1; /* two point cores: exact already */
-    /* Deep overlaps keep the query's answer: their optima are the
+    /* Deep overlaps keep the query's normal: their optima are the
      * multi-start climb's, and no resting contact is that deep. */
-    if (r->distance < -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent)) return 1;
-    cc_convex_sharpen(a, b, tol, &r->normal, &r->distance, r);
+    if (r->distance >= -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent))
+        cc_convex_sharpen(a, b, tol, &r->normal, &r->distance, r);
+    cc_convex_witness_exit(a, b, tol, r);
     return r->distance <= limit;
 }
 

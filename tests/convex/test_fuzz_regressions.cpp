@@ -12,8 +12,10 @@
 // inscribed polygon, a sphere on a hull's edge; a capsule through a thin
 // hull, small shapes deep inside round many-faced hulls, cones touching
 // hulls beside a face, long ellipsoids crossed at one centre, small shapes
-// at the waist of a long ellipsoid, and small shapes a little apart from
-// long cones (GJK certifies the climb).
+// at the waist of a long ellipsoid, small shapes a little apart from long
+// cones (GJK certifies the climb), shapes on a hull's roof so flat that its
+// two faces tie in float, small hulls touching shapes a thousand times
+// their size.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -620,4 +622,89 @@ TEST(FuzzRegressions, RoundSurfacesTouchWhereTheNormalMeetsBoth)
     }
     std::printf("worst miss: %.3g of the smaller size\n", worst);
     EXPECT_LT(worst, 5e-3);
+}
+
+TEST(FuzzRegressions, NearlyFlatHullRoofsTouchOnTheFaceThatSupports)
+{
+    // A capsule at the centre of a 17-point hull scaled 23 x 3 x 10 km: two
+    // neighbouring faces of the hull lie within float's resolution of the
+    // normal, the first of them was taken, and it tilts away by 2.5 m; the
+    // hull's contact point was a corner 3.1 km from the capsule's. Then
+    // the class: shapes touching either face of a roof so flat (1e-5 to
+    // 3e-4 rad) that the two faces' normals tie in float.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[coincident] A: capsule size (48.6313667 26.8460064 0) margin 0 gap 0 at (-222.879486 -10.3880749 "
+        "-107.461731) q (0.968404114 0.146404445 -0.140667379 -0.144816801); B: convex hull size (23339.5723 "
+        "3181.21899 10429.0703) margin 102.330002 gap 6260.4165 at (-222.879486 -10.3880749 -107.461731) q "
+        "(-0.150161386 -0.800905824 0.082937859 -0.573692203) (17 hull points) points {0.152388349 -0.843423128 "
+        "0.515184641, 0.229571223 -0.903339803 0.36231789, -0.520328581 0.483190238 -0.704120278, 0.6165815 "
+        "0.787252486 -0.00779200392, -0.913492858 0.405997843 0.0263922382, -0.157948047 0.614727378 0.772763014, "
+        "0.491926968 0.860338151 0.133514449, -0.00601444067 0.703862667 -0.710310638, 0.359357923 0.845282614 "
+        "-0.395422757, 0.0870528519 0.40048027 0.912160814, -0.921576738 -0.217002124 -0.321879476, -0.395424694 "
+        "-0.900912642 0.178873539, 0.178606257 0.0670788661 -0.981631398, 0.703542531 -0.623134315 0.341659933, "
+        "-0.170008287 -0.0060818973 0.985423863, 0.250321209 -0.398682088 -0.88226521, 0.362324566 -0.102903187 "
+        "-0.926354051}",
+        &p));
+    expect_clean(p);
+    Random r(8150);
+    const cc_shape_type others[4] = {CC_SHAPE_SPHERE, CC_SHAPE_CAPSULE, CC_SHAPE_ELLIPSOID, CC_SHAPE_CYLINDER};
+    for (int i = 0; i < 200; ++i) {
+        Pair q;
+        double scale = r.log_uniform(0.1, 1000.0), roof = r.log_uniform(1e-5, 3e-4);
+        q.b.type = CC_SHAPE_CONVEX_HULL;
+        // A box whose top is a roof: its ridge along y at x = 0.
+        q.b.hull = {{-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {1, 1, -1},        {-1, -1, 1},
+                    {1, -1, 1},   {-1, 1, 1},  {1, 1, 1},   {0, -1, (float)(1 + roof)}, {0, 1, (float)(1 + roof)}};
+        q.b.size = {(float)(scale * r.uniform(0.5, 1.0)), (float)(scale * r.uniform(0.5, 1.0)),
+                    (float)(scale * r.uniform(0.05, 1.0))};
+        q.b.pose = {{0, 0, 0}, r.rotation()};
+        q.a = random_shape(r, others[i % 4], scale * r.log_uniform(0.01, 0.2));
+        // Over a point of one roof face, a quarter to three quarters out.
+        V local = convref::v3(q.b.size.x * r.uniform(0.25, 0.75) * (r.chance(0.5) ? 1 : -1),
+                              q.b.size.y * r.uniform(-0.5, 0.5), q.b.size.z * 3.0);
+        V at = convref::to_world(pose_of(q.b), local);
+        q.a.pose.p = {(float)at.x, (float)at.y, (float)at.z};
+        q.pose_class = kTouching;
+        std::swap(q.a, q.b); // place_touching moves B: the small shape
+        place_touching(&q, extent(q.b) * r.uniform(-0.01, 0.01));
+        std::swap(q.a, q.b);
+        expect_clean(q);
+    }
+}
+
+TEST(FuzzRegressions, SmallHullsBesideLargeShapesTouchAtTheirCorner)
+{
+    // A 5 x 20 x 5 cm hull at the middle of a capsule 1.6 km long: the
+    // support sets were cut ten pair tolerances (4 mm here) below the top,
+    // which took a face of the small hull tilted by 3 mm as its support;
+    // the face and the capsule's core did not overlap seen along the
+    // normal, and the capsule's point fell back to an end of its core, 788
+    // m away. Then the class: small hulls just touching shapes 10^3 to
+    // 10^4 times their size.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[coincident] A: capsule size (32.4227715 788.483948 0) margin 12.385067 gap 0 at (-1147.62122 -1323.68909 "
+        "324.276337) q (0.387773424 0.429892361 0.116770171 -0.806962848); B: convex hull size (0.0510434248 "
+        "0.195413798 0.0470483899) margin 0 gap 0.00075623329 at (-1147.62122 -1323.68909 324.276337) q "
+        "(-0.62041682 -0.00559937861 0.653457046 0.433642119) (8 hull points) points {-0.500935912 0.998645067 "
+        "0.964390278, -0.348754108 0.740699768 -0.60634464, -0.407833427 0.0659221634 0.535785437, 0.660252392 "
+        "0.374529779 -0.0529296882, 0.834756255 -0.419069916 0.680041969, -0.598105907 -0.842059255 "
+        "-0.0886520222, -0.555066228 0.395214319 0.127432972, 0.374907702 -0.395180106 -0.114173241}",
+        &p));
+    expect_clean(p);
+    Random r(8270);
+    const cc_shape_type large[4] = {CC_SHAPE_CAPSULE, CC_SHAPE_BOX, CC_SHAPE_CYLINDER, CC_SHAPE_CONVEX_HULL};
+    for (int i = 0; i < 200; ++i) {
+        Pair q;
+        double scale = r.log_uniform(10.0, 1e4);
+        q.a = random_shape(r, large[i % 4], scale);
+        q.a.pose.p = {0, 0, 0};
+        q.b = random_shape(r, CC_SHAPE_CONVEX_HULL, scale * r.log_uniform(1e-4, 1e-3));
+        V c0 = r.direction() * (extent(q.a) * 2.0);
+        q.b.pose.p = {(float)c0.x, (float)c0.y, (float)c0.z};
+        q.pose_class = kTouching;
+        place_touching(&q, extent(q.b) * r.uniform(-0.01, 0.01));
+        expect_clean(q);
+    }
 }
