@@ -64,9 +64,6 @@
  * axis (besides the one facing the other shape). */
 #define CC_CONVEX_RING_STARTS 16
 #define CC_CONVEX_DEEP 0.05f
-/* Two polytopes (boxes, hulls) overlapping deeper than this fraction of the
- * smaller extent run EPA too. */
-#define CC_CONVEX_POLYTOPE_EPA 0.005f
 /* Deeper than this fraction, every start climbs (several are needed where
  * the shapes are mostly inside each other). */
 #define CC_CONVEX_VERY_DEEP 0.2f
@@ -1601,12 +1598,15 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
      * other shape's centre can leave through the wrong face at any depth. */
     float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
     /* Two polytopes have a local optimum at every edge pair, which no face
-     * direction reaches: EPA, exact for them, runs at smaller overlaps. A
-     * capsule's core is a segment, an edge: across a thin hull its optima
-     * lie on edge pairs too (a capsule through a plate, pushed out past one
-     * rim or the other). */
+     * direction reaches: EPA, exact for them, runs at any overlap it can
+     * resolve, ten times its tolerance. (However shallow the overlap, the
+     * origin can lie near a ridge of D, where the climb may stop on the
+     * deeper of two facets; shallower than that, EPA's facets are no
+     * better than the climb's.) A capsule's core is a segment, an edge:
+     * across a thin hull its optima lie on edge pairs too (a capsule
+     * through a plate, pushed out past one rim or the other). */
     int polytopes = cc_convex_core_has_edges(a) && cc_convex_core_has_edges(b);
-    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -CC_CONVEX_POLYTOPE_EPA * min_core)) {
+    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -10.0f * CC_CONVEX_EPA_TOLERANCE * scale)) {
         /* Overlapping enough for other local optima: the shapes' six axis
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's

@@ -15,7 +15,8 @@
 // at the waist of a long ellipsoid, small shapes a little apart from long
 // cones (GJK certifies the climb), shapes on a hull's roof so flat that its
 // two faces tie in float, small hulls touching shapes a thousand times
-// their size.
+// their size, and polytopes a little into each other near a ridge of their
+// difference (EPA finds the shallowest facet).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -706,5 +707,47 @@ TEST(FuzzRegressions, SmallHullsBesideLargeShapesTouchAtTheirCorner)
         q.pose_class = kTouching;
         place_touching(&q, extent(q.b) * r.uniform(-0.01, 0.01));
         expect_clean(q);
+    }
+}
+
+TEST(FuzzRegressions, ShallowPolytopeOverlapsFindTheShallowestFacet)
+{
+    // Two hulls 7 cm into each other (0.5 % of the smaller): the climb from
+    // MPR's direction stopped on an edge pair 8.6 cm deep, a local optimum
+    // of the Minkowski difference beside the 6.8 cm facet; EPA, which
+    // finds the nearest facet, ran only from 0.5 % of the size. Then the
+    // class: boxes, hulls and capsules against hulls and boxes, 1e-5 to
+    // 1e-2 of the smaller size into each other.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: convex hull size (12.5060902 86.9440308 18.7649803) margin 0 gap 0.0675576478 at "
+        "(117.232964 -131.458908 -114.810364) q (0.0924857631 -0.268560946 -0.444668621 0.849465251) (13 hull "
+        "points) points {-0.364356607 0.764791548 -0.531355023, -0.266814977 -0.829745889 0.490236223, "
+        "-0.285507619 0.0385893174 0.957599223, -0.0605111234 0.503697038 -0.86175853, -0.28912425 0.484905809 "
+        "-0.825392962, -0.482509345 0.66617614 -0.568677485, 0.600307465 0.568670154 -0.56235683, 0.226843566 "
+        "-0.0764592662 0.970925331, 0.244184092 -0.901602745 -0.357052654, -0.664245844 -0.661678135 "
+        "0.347792387, -0.695957363 0.612708807 -0.374474674, 0.324206054 0.173253208 -0.929985881, -0.121925786 "
+        "-0.989769161 -0.0741016716}; B: convex hull size (94.8483658 245.249329 277.005341) margin 0 gap "
+        "0.275991529 at (41.583725 -173.550369 -242.666733) q (-0.500552773 -0.514258385 0.587042868 "
+        "-0.374654412) (6 hull points) points {1 0 0, -1 0 0, 0 1 0, 0 -1 0, 0 0 1, 0 0 -1}",
+        &p));
+    std::vector<cc_contact> c = contacts(p);
+    ASSERT_FALSE(c.empty());
+    EXPECT_NEAR(min_distance(c), -0.0681, 1e-3);
+    expect_clean(p);
+    Random r(8390);
+    const cc_shape_type as[3] = {CC_SHAPE_BOX, CC_SHAPE_CONVEX_HULL, CC_SHAPE_CAPSULE};
+    const cc_shape_type bs[2] = {CC_SHAPE_CONVEX_HULL, CC_SHAPE_BOX};
+    for (int i = 0; i < 300; ++i) {
+        Pair q;
+        double scale = r.log_uniform(0.01, 100.0);
+        q.a = random_shape(r, as[i % 3], scale);
+        q.a.pose.p = {0, 0, 0};
+        q.b = random_shape(r, bs[(i / 3) % 2], scale * r.log_uniform(0.3, 3.0));
+        V c0 = r.direction() * ((extent(q.a) + extent(q.b)) * 0.8);
+        q.b.pose.p = {(float)c0.x, (float)c0.y, (float)c0.z};
+        q.pose_class = kTouching;
+        place_touching(&q, -std::min(extent(q.a), extent(q.b)) * r.log_uniform(1e-5, 1e-2));
+        expect_clean(q, false);
     }
 }
