@@ -1606,7 +1606,11 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
      * across a thin hull its optima lie on edge pairs too (a capsule
      * through a plate, pushed out past one rim or the other). */
     int polytopes = cc_convex_core_has_edges(a) && cc_convex_core_has_edges(b);
-    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -10.0f * CC_CONVEX_EPA_TOLERANCE * scale)) {
+    /* EPA's tolerance: relative to the smaller polytope, whose facets it
+     * must tell apart; else to the pair (a round shape's facets never
+     * end, and a finer stop only adds iterations). */
+    float epa_tolerance = CC_CONVEX_EPA_TOLERANCE * (polytopes ? cc_minf(a->extent, b->extent) : scale);
+    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -10.0f * epa_tolerance)) {
         /* Overlapping enough for other local optima: the shapes' six axis
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's
@@ -1674,7 +1678,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
              * converged): very deep, each is a start (the best start does
              * not always climb highest); otherwise the best of them. */
             cc_epa_result e;
-            cc_epa(a, b, skin, CC_CONVEX_EPA_TOLERANCE * scale, m.tetra, &e);
+            cc_epa(a, b, skin, epa_tolerance, m.tetra, &e);
             r->iterations += e.iterations;
             epa_exact = e.ok && e.converged;
             int first = starts;

@@ -715,7 +715,9 @@ TEST(FuzzRegressions, ShallowPolytopeOverlapsFindTheShallowestFacet)
     // Two hulls 7 cm into each other (0.5 % of the smaller): the climb from
     // MPR's direction stopped on an edge pair 8.6 cm deep, a local optimum
     // of the Minkowski difference beside the 6.8 cm facet; EPA, which
-    // finds the nearest facet, ran only from 0.5 % of the size. Then the
+    // finds the nearest facet, ran only from 0.5 % of the size. (EPA's
+    // tolerance is now the smaller polytope's, so that it resolves small
+    // overlaps of a small shape beside a large one.) Then the
     // class: boxes, hulls and capsules against hulls and boxes, 1e-5 to
     // 1e-2 of the smaller size into each other.
     Pair p;
@@ -734,6 +736,22 @@ TEST(FuzzRegressions, ShallowPolytopeOverlapsFindTheShallowestFacet)
     std::vector<cc_contact> c = contacts(p);
     ASSERT_FALSE(c.empty());
     EXPECT_NEAR(min_distance(c), -0.0681, 1e-3);
+    expect_clean(p);
+    // A 9 mm box 10 um into a 16 cm hull: below EPA's resolution when its
+    // tolerance was relative to the pair (1.7 um), 3.6 um too deep.
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: box size (0.00858648121 0.00259822747 0.00357799232) margin 0 gap 4.42014752e-05 at (0"
+        ".105024852 -0.134685442 -0.0837766528) q (-0.426291287 0.428967893 -0.789478004 -0.104817882); B: co"
+        "nvex hull size (0.120420352 0.0845162123 0.158733293) margin 0 gap 0.0179462507 at (0.0854666084 -0."
+        "0767140985 0.0267133471) q (0.671310127 -0.495987743 0.252710372 0.489363194) (9 hull points) points"
+        " {0.798315525 -0.148445755 -0.452996016, 0.466593176 -0.834036767 -0.308617502, 0.295369089 0.836146"
+        "653 0.168364093, -0.390615225 -0.73055023 0.605525494, -0.858008444 0.18404676 0.319331378, 0.715057"
+        "909 0.826004922 0.0672252327, -0.731414378 0.173444733 0.126767904, 0.932342887 -0.788870811 -0.0897"
+        "013471, 0.95801729 0.879915595 0.947984993}",
+        &p));
+    c = contacts(p);
+    ASSERT_FALSE(c.empty());
+    EXPECT_NEAR(min_distance(c), -9.66e-6, 1e-7);
     expect_clean(p);
     Random r(8390);
     const cc_shape_type as[3] = {CC_SHAPE_BOX, CC_SHAPE_CONVEX_HULL, CC_SHAPE_CAPSULE};
