@@ -825,7 +825,8 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     const cc_convex* vc = a_vertex ? a : b;
     if (sa.count + sb.count == 3 && vc->type == CC_SHAPE_CONVEX_HULL) {
         cc_vec3 on_v, on_seg;
-        if (cc_touching_edge_witness(vc, a_vertex ? n : cc_v3_neg(n), a_vertex ? slab_a : slab_b, a_vertex ? &sb : &sa, &on_v, &on_seg)) {
+        if (cc_touching_edge_witness(vc, a_vertex ? n : cc_v3_neg(n), a_vertex ? slab_a : slab_b, a_vertex ? &sb : &sa,
+                                     &on_v, &on_seg)) {
             *pa = a_vertex ? on_v : on_seg;
             *pb = a_vertex ? on_seg : on_v;
             return;
@@ -837,7 +838,8 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
         int a_point = sa.count == 1;
         cc_vec3 p = a_point ? (fa->count == 1 ? cc_support(a, n) : sa.p[0])
                             : (fb->count == 1 ? cc_support(b, cc_v3_neg(n)) : sb.p[0]);
-        cc_vec3 q = a_point ? cc_touching_nearest(b, &sb, cc_v3_neg(n), slab_b, p) : cc_touching_nearest(a, &sa, n, slab_a, p);
+        cc_vec3 q = a_point ? cc_touching_nearest(b, &sb, cc_v3_neg(n), slab_b, p)
+                            : cc_touching_nearest(a, &sa, n, slab_a, p);
         *pa = a_point ? p : q;
         *pb = a_point ? q : p;
     } else if (sa.count == 2 && sb.count == 2) {
@@ -1746,8 +1748,8 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
  * hull's feature may be a neighbour of the face that touches (two faces of
  * a nearly flat roof tie within the normal's accuracy, and the first was
  * taken). The line through the other point along the normal meets the
- * hull on the face that touches, at the same height. (Convex narrow phase only: a mesh
- * triangle's prism has sides whose points its routes drop.) */
+ * hull on the face that touches, at the same height. (Convex narrow phase
+ * only: a mesh triangle's prism has sides whose points its routes drop.) */
 CC_HD_CALL void cc_convex_witness_exit(const cc_convex* a, const cc_convex* b, float tol, cc_convex_result* r)
 {
     cc_vec3 n = r->normal, w = cc_v3_sub(r->point_b, r->point_a), hit;
