@@ -295,7 +295,7 @@ CC_HD_CALL void cc_convex_parallel_tangent(const cc_convex* a, const cc_convex* 
      * change which stationary point the ascent reaches. */
     int smooth = a->type == CC_SHAPE_ELLIPSOID || b->type == CC_SHAPE_ELLIPSOID;
     cc_vec3 along = smooth ? cc_v3_sub(*n, *back) : cc_v3(0.0f, 0.0f, 0.0f);
-    along = cc_v3_madd(along, *n, -cc_v3_dot(along, *n));
+    along = cc_v3_reject(along, *n);
     float alen = cc_v3_length(along);
     if (alen > 1.0e-6f) cc_convex_line_search(a, b, tol, cc_v3_scale(along, 1.0f / alen), alen, n, sep, pa, pb, evals);
     *back = *n;
@@ -341,8 +341,8 @@ CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale,
     cc_vec3 g_prev = cc_v3(0.0f, 0.0f, 0.0f), n_back = n;
     for (int step = 0; step < CC_CONVEX_ASCENT_STEPS; ++step) {
         cc_vec3 w = cc_v3_sub(pb, pa);
-        cc_vec3 g = cc_v3_madd(w, n, -cc_v3_dot(w, n));
-        cc_vec3 gp = cc_v3_madd(g_prev, n, -cc_v3_dot(g_prev, n));
+        cc_vec3 g = cc_v3_reject(w, n);
+        cc_vec3 gp = cc_v3_reject(g_prev, n);
         g_prev = g;
         int crease = cc_v3_dot(g, gp) < 0.0f; /* the steps cross a crease: no valley to follow */
         if (crease) {
@@ -575,7 +575,7 @@ CC_HD float cc_convex_gradient(const cc_convex* a, const cc_convex* b, cc_vec3 n
     cc_vec3 pa, pb;
     float s = cc_convex_separation(a, b, n, &pa, &pb);
     cc_vec3 w = cc_v3_sub(pb, pa);
-    *g = cc_v3_madd(w, n, -cc_v3_dot(w, n));
+    *g = cc_v3_reject(w, n);
     return s;
 }
 
@@ -939,30 +939,33 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
     }
     cc_vec3 e = cc_v3_normalize(cc_v3_sub(e1, e0));
     if (!(cc_v3_length_sq(e) > 0.5f)) return 0;
-    g->u = cc_v3_normalize(cc_v3_madd(n, e, -cc_v3_dot(n, e)));
+    g->u = cc_v3_normalize(cc_v3_reject(n, e));
     if (!(cc_v3_length_sq(g->u) > 0.5f)) return 0;
     g->w = cc_v3_cross(e, g->u);
     return 1;
 }
 
-/* A point on a round surface against a straight segment (a box's edge, a
- * capsule's core, a side line): the optimum lies on the segment's ridge,
- * where sep is smooth along the ridge and creased across it. The secant
- * method on sep's slope along the ridge, f(t) = (pb - pa) . n'(t), ends
- * what the ascent's steps on sep leave (see cc_convex_newton). Returns 1
- * when it moved *n. */
+/* sep along the ridge direction n(t) of g, and in *f its slope along
+ * the ridge: (pb - pa) . u, u the ridge's unit tangent at n(t) (from a
+ * central difference). */
 CC_HD float cc_ridge_slope(const cc_convex* a, const cc_convex* b, const cc_ridge* g, float t, cc_vec3* n, float* f)
 {
     const float dt = 1.0e-3f;
     *n = cc_ridge_direction(g, t);
     cc_vec3 tangent = cc_v3_sub(cc_ridge_direction(g, t + dt), cc_ridge_direction(g, t - dt));
-    tangent = cc_v3_normalize(cc_v3_madd(tangent, *n, -cc_v3_dot(tangent, *n)));
+    tangent = cc_v3_normalize(cc_v3_reject(tangent, *n));
     cc_vec3 pa, pb;
     float s = cc_convex_separation(a, b, *n, &pa, &pb);
     *f = cc_v3_dot(cc_v3_sub(pb, pa), tangent);
     return s;
 }
 
+/* A point on a round surface against a straight segment (a box's edge, a
+ * capsule's core, a side line): the optimum lies on the segment's ridge,
+ * where sep is smooth along the ridge and creased across it. The secant
+ * method on sep's slope along the ridge (cc_ridge_slope) ends what the
+ * ascent's steps on sep leave (see cc_convex_newton). Returns 1 when it
+ * moved *n. */
 CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, float tol, const cc_ridge* g, cc_vec3* n,
                                       float* sep, int* evals)
 {
@@ -1754,7 +1757,7 @@ CC_HD_CALL void cc_convex_witness_exit(const cc_convex* a, const cc_convex* b, f
 {
     cc_vec3 n = r->normal, w = cc_v3_sub(r->point_b, r->point_a), hit;
     float slab = cc_minf(cc_convex_slab(a, tol), cc_convex_slab(b, tol));
-    if (!(cc_v3_length_sq(cc_v3_madd(w, n, -cc_v3_dot(w, n))) > slab * slab)) return;
+    if (!(cc_v3_length_sq(cc_v3_reject(w, n)) > slab * slab)) return;
     /* Kept only at the same height along n: beside a touching corner the
      * line runs down a steep face instead. */
     if (b->type == CC_SHAPE_CONVEX_HULL && cc_hull_line_exit(b, r->point_a, cc_v3_neg(n), &hit) &&

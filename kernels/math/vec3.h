@@ -83,6 +83,9 @@ CC_HD cc_vec3 cc_v3_normalize_len(cc_vec3 a, float* length)
 }
 CC_HD cc_vec3 cc_v3_normalize(cc_vec3 a) { return cc_v3_normalize_len(a, 0); }
 
+/* The part of v square to unit n. */
+CC_HD cc_vec3 cc_v3_reject(cc_vec3 v, cc_vec3 n) { return cc_v3_madd(v, n, -cc_v3_dot(v, n)); }
+
 /* Any unit vector perpendicular to unit n. */
 CC_HD cc_vec3 cc_v3_any_perpendicular(cc_vec3 n)
 {

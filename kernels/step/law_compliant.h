@@ -199,7 +199,7 @@ CC_HD cc_contact_rates cc_compliant_rates(const cc_compliant_pair* p, float phi,
     r.k_normal = p->k * (slope * slope + h * cc_ramp_curvature(pen, p->eps, p->delta));
     r.c_normal = p->cn * lambda;
     cc_vec3 n = cc_v3_normalize(collider_normal);
-    cc_vec3 vt = cc_v3_madd(v_rel, n, -cc_v3_dot(v_rel, n));
+    cc_vec3 vt = cc_v3_reject(v_rel, n);
     r.c_tangent = lambda * (p->ct + p->mu * cc_friction_ramp_ratio(cc_v3_length(vt), p->vf));
     return r;
 }
