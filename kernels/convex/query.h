@@ -29,6 +29,7 @@
 #include "kernels/convex/epa.h"
 #include "kernels/convex/sat.h"
 #include "kernels/convex/separation.h"
+#include "kernels/shapes/line_exit.h"
 
 /* Skin of the GJK/MPR switch, relative to the smaller extent. */
 #define CC_CONVEX_SKIN 1.0e-3f
@@ -712,26 +713,6 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
 CC_HD float cc_convex_slab(const cc_convex* x, float tol)
 {
     return cc_maxf(tol, cc_minf(10.0f * tol, CC_CONVEX_SLAB_SIN * x->extent));
-}
-
-/* Where the line through x along unit `out` leaves hull c going along
- * `out` (exact, from the face planes): returns 0 when the line misses c. */
-CC_HD_CALL int cc_hull_line_exit(const cc_convex* c, cc_vec3 x, cc_vec3 out, cc_vec3* hit)
-{
-    cc_vec3 inv = cc_v3(1.0f / c->size.x, 1.0f / c->size.y, 1.0f / c->size.z);
-    /* In the unscaled hull frame, where the faces' planes are stored. */
-    cc_vec3 p = cc_v3_mul(cc_frame_point_in(&c->f, x), inv), d = cc_v3_mul(cc_frame_vector_in(&c->f, out), inv);
-    float enter = -3.0e38f, leave = 3.0e38f;
-    for (int i = 0; i < c->hull.face_count; ++i) {
-        cc_hull_face f = c->hull.faces[i];
-        float rate = cc_v3_dot(f.normal, d), room = f.offset - cc_v3_dot(f.normal, p);
-        if (rate > 0.0f) leave = cc_minf(leave, room / rate);
-        else if (rate < 0.0f) enter = cc_maxf(enter, room / rate);
-        else if (room < 0.0f) return 0;
-    }
-    if (!(enter <= leave) || leave > 1.0e38f) return 0;
-    *hit = cc_frame_point_out(&c->f, cc_v3_mul(cc_v3_madd(p, d, leave), c->size));
-    return 1;
 }
 
 /* The point of c's support set s along `out` (the contact's normal seen
@@ -1760,11 +1741,9 @@ CC_HD_CALL void cc_convex_witness_exit(const cc_convex* a, const cc_convex* b, f
     if (!(cc_v3_length_sq(cc_v3_reject(w, n)) > slab * slab)) return;
     /* Kept only at the same height along n: beside a touching corner the
      * line runs down a steep face instead. */
-    if (b->type == CC_SHAPE_CONVEX_HULL && cc_hull_line_exit(b, r->point_a, cc_v3_neg(n), &hit) &&
-        fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_b), n)) <= slab)
+    if (cc_convex_line_exit(b, r->point_a, cc_v3_neg(n), &hit) && fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_b), n)) <= slab)
         r->point_b = hit;
-    else if (a->type == CC_SHAPE_CONVEX_HULL && cc_hull_line_exit(a, r->point_b, n, &hit) &&
-             fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_a), n)) <= slab)
+    else if (cc_convex_line_exit(a, r->point_b, n, &hit) && fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_a), n)) <= slab)
         r->point_a = hit;
 }
 
