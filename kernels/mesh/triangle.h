@@ -624,18 +624,165 @@ CC_HD int cc_tri_over_face(const cc_vec3* rel, cc_vec3 n, cc_vec3 x, float band)
     return 1;
 }
 
+/* How deep A reaches below the prism's triangle, seen along its front
+ * normal n: the largest drop from a point of the triangle straight down to
+ * A's lower surface, with that point (above) and A's (below). Exact to
+ * rounding, from A's own surface (cc_convex_line_exit), where GJK's
+ * normal, a gap of a few tolerances off, can put the support point of a
+ * flat pole or a long side line far to the side of where the two touch.
+ *
+ * A's lower surface is convex, so the drop is concave over A's shadow on
+ * the plane. Its maximum lies under A's lowest point `low` when that is
+ * over the triangle; else on the rim, on each edge by a golden-section
+ * search. Off the shadow a line down misses A; there the search is led
+ * back to a point known to be in it: the best of a coarse scan, or where
+ * the segment from `inside` (a point of A within the prism) to the foot of
+ * `low`, which lies in the shadow, leaves the triangle; a thin sliver of
+ * shadow across an edge is then found too. A capsule's segment has a
+ * shadow of its own (cc_tri_segment_drop). Returns -3e38 where no line
+ * down the triangle meets A, and for a sphere's point core. */
+#define CC_TRI_RIM_SAMPLES 8
+#define CC_TRI_RIM_STEPS 40
+CC_HD float cc_tri_drop(const cc_convex* a, cc_vec3 p, cc_vec3 n, cc_vec3* below)
+{
+    return cc_convex_line_exit(a, p, cc_v3_neg(n), below) ? cc_v3_dot(cc_v3_sub(p, *below), n) : -3.0e38f;
+}
+
+/* The drop at parameter u of edge p0 + u e; off the shadow, a value below
+ * every drop that rises toward u0, a parameter in the shadow. */
+CC_HD float cc_tri_drop_toward(const cc_convex* a, cc_vec3 p0, cc_vec3 e, float u, float u0, cc_vec3 n,
+                               cc_vec3* below)
+{
+    float d = cc_tri_drop(a, cc_v3_madd(p0, e, u), n, below);
+    return d > -3.0e38f ? d : -1.0e30f * (1.0f + fabsf(u - u0));
+}
+
+/* Parameter of x's foot on the line of edge p0 + u e, clamped to it. */
+CC_HD float cc_tri_edge_param(cc_vec3 p0, cc_vec3 e, cc_vec3 x)
+{
+    return cc_clampf(cc_v3_dot(cc_v3_sub(x, p0), e) / cc_v3_length_sq(e), 0.0f, 1.0f);
+}
+
+/* The same for a capsule's core, a segment: the part of it over the
+ * triangle (seen along n), clipped by the prism's sides, drops linearly
+ * along it, so deepest at one of its two ends. */
+CC_HD float cc_tri_segment_drop(const cc_convex* a, const cc_vec3* t, cc_vec3 n, cc_vec3* below, cc_vec3* above)
+{
+    cc_vec3 half = cc_v3_scale(a->f.z, a->size.y);
+    cc_vec3 e0 = cc_v3_sub(a->f.o, half), e = cc_v3_scale(half, 2.0f);
+    float enter = 0.0f, leave = 1.0f;
+    for (int k = 0; k < 3; ++k) {
+        cc_vec3 out = cc_v3_cross(cc_v3_sub(t[k == 2 ? 0 : k + 1], t[k]), n);
+        float rate = cc_v3_dot(out, e), room = -cc_v3_dot(out, cc_v3_sub(e0, t[k]));
+        if (rate > 0.0f) leave = cc_minf(leave, room / rate);
+        else if (rate < 0.0f) enter = cc_maxf(enter, room / rate);
+        else if (room < 0.0f) return -3.0e38f;
+    }
+    if (!(enter <= leave)) return -3.0e38f;
+    /* The end lower along n. */
+    float u = cc_v3_dot(e, n) > 0.0f ? enter : leave;
+    *below = cc_v3_madd(e0, e, u);
+    float drop = cc_v3_dot(cc_v3_sub(t[0], *below), n);
+    *above = cc_v3_madd(*below, n, drop);
+    return drop;
+}
+
+CC_HD_CALL float cc_tri_deepest_drop(const cc_convex* a, const cc_convex* prism, cc_vec3 n, cc_vec3 low,
+                                     cc_vec3 inside, cc_vec3* below, cc_vec3* above)
+{
+    cc_vec3 t[3], q;
+    for (int k = 0; k < 3; ++k) t[k] = cc_v3_add(prism->f.o, prism->hull.vertices[k]);
+    if (a->type == CC_SHAPE_CAPSULE) return cc_tri_segment_drop(a, t, n, below, above);
+    /* Under the lowest point, or the triangle's point nearest it. */
+    int region;
+    cc_vec3 nearest = cc_v3_add(low, cc_triangle_closest_origin(cc_v3_sub(t[0], low), cc_v3_sub(t[1], low),
+                                                                cc_v3_sub(t[2], low), n, 1, &region));
+    *above = nearest;
+    float best = cc_tri_drop(a, nearest, n, below);
+    if (region == CC_TRI_FACE && best > -3.0e38f) return best;
+    /* Where the segment from inside's foot to low's leaves the triangle:
+     * the first edge it crosses outward. */
+    cc_vec3 from = cc_v3_madd(inside, n, -cc_v3_dot(cc_v3_sub(inside, t[0]), n));
+    cc_vec3 to = cc_v3_madd(low, n, -cc_v3_dot(cc_v3_sub(low, t[0]), n));
+    int exit_edge = -1;
+    float exit_at = 2.0f;
+    for (int k = 0; k < 3; ++k) {
+        cc_vec3 out = cc_v3_cross(cc_v3_sub(t[k == 2 ? 0 : k + 1], t[k]), n);
+        float s0 = cc_minf(cc_v3_dot(out, cc_v3_sub(from, t[k])), 0.0f), s1 = cc_v3_dot(out, cc_v3_sub(to, t[k]));
+        if (s1 > 0.0f && s0 / (s0 - s1) < exit_at) exit_at = s0 / (s0 - s1), exit_edge = k;
+    }
+    cc_vec3 crossing = cc_v3_madd(from, cc_v3_sub(to, from), cc_minf(exit_at, 1.0f));
+    for (int k = 0; k < 3; ++k) {
+        cc_vec3 p0 = t[k], e = cc_v3_sub(t[k == 2 ? 0 : k + 1], p0);
+        /* A parameter in the shadow: the best of the scan and the seeds. */
+        float u0 = 0.0f, d0 = -3.0e38f;
+        for (int i = 0; i <= CC_TRI_RIM_SAMPLES + 2; ++i) {
+            float u;
+            if (i <= CC_TRI_RIM_SAMPLES) u = (float)i / CC_TRI_RIM_SAMPLES;
+            else if (i == CC_TRI_RIM_SAMPLES + 1) u = cc_tri_edge_param(p0, e, nearest);
+            else if (k == exit_edge) u = cc_tri_edge_param(p0, e, crossing);
+            else break;
+            float d = cc_tri_drop(a, cc_v3_madd(p0, e, u), n, &q);
+            if (d > d0) d0 = d, u0 = u;
+        }
+        if (!(d0 > -3.0e38f)) continue;
+        float lo = 0.0f, hi = 1.0f;
+        const float g = 0.381966011f; /* 2 - the golden ratio */
+        float u1 = lo + g * (hi - lo), u2 = hi - g * (hi - lo);
+        float d1 = cc_tri_drop_toward(a, p0, e, u1, u0, n, &q), d2 = cc_tri_drop_toward(a, p0, e, u2, u0, n, &q);
+        for (int step = 0; step < CC_TRI_RIM_STEPS; ++step) {
+            if (d1 >= d2) {
+                hi = u2, u2 = u1, d2 = d1;
+                u1 = lo + g * (hi - lo);
+                d1 = cc_tri_drop_toward(a, p0, e, u1, u0, n, &q);
+            } else {
+                lo = u1, u1 = u2, d1 = d2;
+                u2 = hi - g * (hi - lo);
+                d2 = cc_tri_drop_toward(a, p0, e, u2, u0, n, &q);
+            }
+        }
+        /* The search's best point, or the seed where the maximum is at an
+         * end of the edge. */
+        float u = d1 >= d2 ? u1 : u2;
+        if (!(cc_maxf(d1, d2) >= d0)) u = u0;
+        cc_vec3 p = cc_v3_madd(p0, e, u);
+        float d = cc_tri_drop(a, p, n, &q);
+        if (d > best) {
+            best = d;
+            *below = q;
+            *above = p;
+        }
+    }
+    return best;
+}
+
 /* Depth of A over the triangle along its front normal n, when A crosses
  * the face with its lowest point beyond the triangle: the smallest lift t
- * along n after which A no longer meets the prism (bisection between 0,
- * where it does, and -low_h, where A is above the plane; GJK tells which).
- * Writes r as a one-point contact: normal -n, distance -t, the touching
- * points on A and on the triangle's face. Returns 0 when GJK cannot tell. */
+ * along n after which A no longer meets the prism. That is A's deepest
+ * drop below the triangle (cc_tri_deepest_drop), exact; for a sphere's
+ * point core, a bisection between 0, where A meets the prism, and -low_h,
+ * where A is above the plane, with GJK telling which. Writes r as a
+ * one-point contact: normal -n, distance -t, the touching points on A and
+ * on the triangle's face. `inside` is a point of A within the prism.
+ * Returns 0 when GJK cannot tell. */
 #define CC_TRI_DEPTH_STEPS 32
 #define CC_TRI_FREE_TRIES 4
 CC_HD float cc_tri_pow10(int k) { return k == 0 ? 1.0f : (k == 1 ? 10.0f : (k == 2 ? 100.0f : 1000.0f)); }
 
-CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 n, float low_h, cc_convex_result* r)
+CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 n, cc_vec3 low, float low_h,
+                            cc_vec3 inside, cc_convex_result* r)
 {
+    r->normal = cc_v3_neg(n);
+    r->overlap_count = -1;
+    r->feature_a.count = 1;
+    r->feature_b.count = 1;
+    float drop = cc_tri_deepest_drop(a, prism, n, low, inside, &r->point_a, &r->point_b);
+    if (drop > -3.0e38f) {
+        r->distance = -cc_minf(drop, -low_h);
+        r->feature_a.p[0] = r->point_a;
+        r->feature_b.p[0] = r->point_b;
+        return 1;
+    }
     float scale = a->extent + prism->extent;
     float tol = 1.0e-6f * scale;
     /* Above the plane by 2 tol, A is apart (or touches the face within
@@ -811,6 +958,8 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * apart from the prism keeps the query's closest points: over the face
      * or beside an edge or vertex. */
     int own_point = 0, along = 0;
+    /* A point of A within the prism, while they overlap: A's deepest. */
+    cc_vec3 inside = r->point_a;
     cc_vec3 tilt = cc_v3_madd(r->normal, n, -cc_v3_dot(r->normal, n));
     if (r->distance < 0.0f && cc_v3_length(tilt) > CC_TRI_FACE_SIN) {
         cc_convex_result_along(&q->a, &q->b, cc_v3_neg(n), r);
@@ -831,7 +980,7 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
     else beyond = !cc_tri_over_face(q->rel, n, q->low, band) &&
                   !(cc_tri_overlap_gap(r) <= r->distance + CC_TRI_OVERLAP_TIE * (q->a.extent + q->size));
     if (r->distance < 0.0f && beyond) {
-        if (!cc_tri_face_depth(&q->a, &q->b, n, q->low_h, r)) return CC_TRI_NONE;
+        if (!cc_tri_face_depth(&q->a, &q->b, n, q->low, q->low_h, inside, r)) return CC_TRI_NONE;
         own_point = 1;
     }
     if (!(r->distance <= q->threshold)) return CC_TRI_NONE;
