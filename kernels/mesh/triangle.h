@@ -882,6 +882,7 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
  * their sum. */
 typedef struct cc_tri_convex {
     cc_vec3 origin, n, low;
+    cc_vec3 deep_a, deep_b; /* the deepest point of the features' overlap */
     cc_vec3 w[3], rel[3];
     float low_h, size, threshold;
     int type_a;
@@ -928,10 +929,10 @@ CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type
 }
 
 /* The smallest gap along r's normal where its two features overlap seen
- * along it (the overlap cc_convex_witness kept), or 3e38 where they do
- * not. */
+ * along it (the overlap cc_convex_witness kept), with that point's lifts
+ * onto both features, or 3e38 where they do not overlap. */
 #define CC_TRI_OVERLAP_TIE 1.0e-5f
-CC_HD float cc_tri_overlap_gap(const cc_convex_result* r)
+CC_HD_CALL float cc_tri_overlap_gap(const cc_convex_result* r, cc_vec3* pa, cc_vec3* pb)
 {
     float best = 3.0e38f;
     for (int i = 0; i < r->overlap_count; ++i) {
@@ -939,7 +940,8 @@ CC_HD float cc_tri_overlap_gap(const cc_convex_result* r)
         if (!cc_feature_lift(&r->feature_a, &r->overlap_plane, r->overlap_u[i], r->overlap_v[i], &qa) ||
             !cc_feature_lift(&r->feature_b, &r->overlap_plane, r->overlap_u[i], r->overlap_v[i], &qb))
             continue;
-        best = cc_minf(best, cc_v3_dot(cc_v3_sub(qb, qa), r->normal));
+        float gap = cc_v3_dot(cc_v3_sub(qb, qa), r->normal);
+        if (gap < best) best = gap, *pa = qa, *pb = qb;
     }
     return best;
 }
@@ -974,11 +976,26 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * large box). There the overlap must reach that depth too (a face
      * parallel to the triangle), or the lowest point lie over the face. */
     float band = cc_tri_band_bound(q->rel, q->w, cc_tri_abs_max(q->origin));
-    int beyond;
-    if (r->feature_a.count == 1) beyond = !cc_tri_over_face(q->rel, n, q->low, band);
+    int beyond, low_over = cc_tri_over_face(q->rel, n, q->low, band);
+    float overlap_gap = along && r->feature_a.count > 1 ? cc_tri_overlap_gap(r, &q->deep_a, &q->deep_b) : 3.0e38f;
+    if (r->feature_a.count == 1) beyond = !low_over;
     else if (!along) beyond = r->overlap_count == 0;
-    else beyond = !cc_tri_over_face(q->rel, n, q->low, band) &&
-                  !(cc_tri_overlap_gap(r) <= r->distance + CC_TRI_OVERLAP_TIE * (q->a.extent + q->size));
+    else beyond = !low_over && !(overlap_gap <= r->distance + CC_TRI_OVERLAP_TIE * (q->a.extent + q->size));
+    /* Along n, the deepest pair over the face: A's lowest point and its
+     * foot, when that is over the face, else the deepest point of the
+     * features' overlap. The features' own witness, chosen for the
+     * query's normal, can join points far apart: a support point beside a
+     * cap polygon inscribed in its rim, or a far corner of a large face
+     * tilted to the triangle. */
+    if (along && !beyond) {
+        if (low_over) {
+            r->point_a = q->low;
+            r->point_b = cc_v3_madd(q->low, n, -q->low_h);
+        } else if (overlap_gap < 3.0e38f) {
+            r->point_a = q->deep_a;
+            r->point_b = q->deep_b;
+        }
+    }
     if (r->distance < 0.0f && beyond) {
         if (!cc_tri_face_depth(&q->a, &q->b, n, q->low, q->low_h, inside, r)) return CC_TRI_NONE;
         own_point = 1;

@@ -187,6 +187,29 @@ TEST(FuzzSurfaces, ShapesSunkPastATriangleTouchStraightAcrossItsNormal)
         "4.92381144 5.51550579) quads 4 gap 0.327187896 at (-20.2540073 -58.1943321 37.0580254) q (0.0536800064 "
         "0.181673184 0.680898309 -0.707453728)",
     };
+    // Shapes pushed straight out along the face normal, whose witness came
+    // from features chosen for another normal: a cylinder's cap flat on a
+    // heightfield cell, its inscribed polygon beside the triangle that
+    // only its rim reaches (the triangle's far vertex, 15 mm away, was
+    // taken); a hull of 270 m around a 2 m box, its face tilted to the
+    // triangle (its far corner taken, 290 m away); a box centred on a
+    // heightfield. Their manifolds' other points are lifted onto tilted
+    // features: the fuzz check's witness tolerance holds those.
+    const char* pushed_out[] = {
+        "[parallel] A: cylinder size (0.00042410157 0.00134141441 0) margin 1.53105361e-07 gap 6.58780209e-06 at "
+        "(0.0408109725 -0.0408724621 0.0516442135) q (0.673457682 0.45443067 0.429936886 -0.393829644); heightfield "
+        "10x5 size (0.0291840993 0.0278641209 0.00253919791) plane 0.56298697 0 0 gap 3.95182105e-05 at (0.0492996797 "
+        "-0.0448125601 0.0512644462) q (0.673457682 0.45443067 0.429936886 -0.393829644)",
+        "[parallel] A: convex hull size (165.818207 12.6901608 268.510651) margin 0.194197893 gap 2.09418988 at "
+        "(-64.1975479 36.5436974 10.6526051) q (0.0856750757 -0.0766139552 -0.984151244 -0.135042146) (12 hull points) "
+        "points {0 -1 -1, 0 -1 1, 0 1 -1, 0 1 1, -1 0 -1, 1 0 -1, -1 0 1, 1 0 1, -1 -1 0, -1 1 0, 1 -1 0, 1 1 0}; mesh "
+        "box half (0.850751519 2.01979184 0.915311933) quads 4 gap 0.20038566 at (4.69534492 8.27699661 5.8112092) q "
+        "(0.0856750757 -0.0766139552 -0.984151244 -0.135042146)",
+        "[coincident] A: box size (0.223484948 0.0795403868 0.040855106) margin 0 gap 0 at (46.7916451 -12.8145695 "
+        "-50.3646927) q (-0.683102369 -0.184442669 -0.0699938685 -0.703173459); heightfield 3x3 size (25.2742405 "
+        "14.2263231 2.87409449) plane 0.477128774 0 0 gap 0.249632388 at (47.1004143 -13.0138245 -49.0435333) q "
+        "(-0.601841569 -0.78708303 0.0107703116 0.134800017)",
+    };
     for (const char* c : cases) {
         ccfuzz::SurfacePair p;
         ASSERT_TRUE(ccfuzz::parse_surface_pair(c, &p)) << c;
@@ -201,6 +224,16 @@ TEST(FuzzSurfaces, ShapesSunkPastATriangleTouchStraightAcrossItsNormal)
         double small = std::min(ccfuzz::extent(p.a), ccfuzz::surface_extent(p));
         double rounding = ccfuzz::surface_tolerance(p) - 1e-4 * small;
         for (const cc_contact& k : got[0]) EXPECT_LE(ccfuzz::witness_miss(k), rounding) << c;
+    }
+    for (const char* c : pushed_out) {
+        ccfuzz::SurfacePair p;
+        ASSERT_TRUE(ccfuzz::parse_surface_pair(c, &p)) << c;
+        std::string error;
+        auto got = ccfuzz::collide_surface_pairs({p}, cc_device_cpu(), &error);
+        ASSERT_TRUE(error.empty()) << error;
+        ASSERT_FALSE(got[0].empty()) << c;
+        for (const ccfuzz::Finding& f : ccfuzz::score_surface(p, got[0]))
+            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << c;
     }
 }
 
