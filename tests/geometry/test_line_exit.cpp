@@ -159,19 +159,9 @@ TEST(LineExit, LinesPassingByMiss)
         for (int trial = 0; trial < 400; ++trial) {
             cc_convex c = random_core(rng, type, &hull->ref);
             // A line whose nearest point to the centre lies beyond the
-            // shape's bounding sphere.
+            // shape's bounding sphere (its extent about that centre).
             cc_vec3 out = random_unit(rng), side = cc_v3_normalize(cc_v3_cross(out, random_unit(rng)));
-            float r = 0.0f;
-            for (int k = 0; k < 8; ++k) {
-                cc_vec3 d = cc_v3(k & 1 ? 1.0f : -1.0f, k & 2 ? 1.0f : -1.0f, k & 4 ? 1.0f : -1.0f);
-                r = std::max(r, cc_v3_length(cc_v3_sub(cc_support(&c, d), c.f.o)));
-            }
-            for (int k = 0; k < 6; ++k) {
-                cc_vec3 d = cc_v3(k == 0 ? 1.0f : (k == 1 ? -1.0f : 0.0f), k == 2 ? 1.0f : (k == 3 ? -1.0f : 0.0f),
-                                  k == 4 ? 1.0f : (k == 5 ? -1.0f : 0.0f));
-                r = std::max(r, cc_v3_length(cc_v3_sub(cc_support(&c, d), c.f.o)));
-            }
-            cc_vec3 start = cc_v3_madd(cc_v3_madd(c.f.o, side, 1.8f * r), out, -2.0f * r);
+            cc_vec3 start = cc_v3_madd(cc_v3_madd(cc_convex_center(&c), side, 1.01f * c.extent), out, -2.0f * c.extent);
             cc_vec3 hit;
             EXPECT_FALSE(cc_convex_line_exit(&c, start, out, &hit)) << "type " << type << " trial " << trial;
         }

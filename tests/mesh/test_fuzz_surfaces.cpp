@@ -210,30 +210,36 @@ TEST(FuzzSurfaces, ShapesSunkPastATriangleTouchStraightAcrossItsNormal)
         "14.2263231 2.87409449) plane 0.477128774 0 0 gap 0.249632388 at (47.1004143 -13.0138245 -49.0435333) q "
         "(-0.601841569 -0.78708303 0.0107703116 0.134800017)",
     };
+    // Collides one pair; every check of the fuzz must pass. Returns its
+    // contacts (none when it could not be collided: a failure is added).
+    auto collide_and_score = [](const char* c, ccfuzz::SurfacePair* p) {
+        std::vector<cc_contact> none;
+        if (!ccfuzz::parse_surface_pair(c, p)) {
+            ADD_FAILURE() << "unparsed: " << c;
+            return none;
+        }
+        std::string error;
+        auto got = ccfuzz::collide_surface_pairs({*p}, cc_device_cpu(), &error);
+        if (!error.empty() || got[0].empty()) {
+            ADD_FAILURE() << "no contact (" << error << ") -- " << c;
+            return none;
+        }
+        for (const ccfuzz::Finding& f : ccfuzz::score_surface(*p, got[0]))
+            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << c;
+        return got[0];
+    };
     for (const char* c : cases) {
         ccfuzz::SurfacePair p;
-        ASSERT_TRUE(ccfuzz::parse_surface_pair(c, &p)) << c;
-        std::string error;
-        auto got = ccfuzz::collide_surface_pairs({p}, cc_device_cpu(), &error);
-        ASSERT_TRUE(error.empty()) << error;
-        ASSERT_FALSE(got[0].empty()) << c;
-        for (const ccfuzz::Finding& f : ccfuzz::score_surface(p, got[0]))
-            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << c;
+        std::vector<cc_contact> got = collide_and_score(c, &p);
         // Across the normal to float rounding of the pair's coordinates
         // (the tolerance's part for them, 8 ulps of their magnitude).
         double small = std::min(ccfuzz::extent(p.a), ccfuzz::surface_extent(p));
         double rounding = ccfuzz::surface_tolerance(p) - 1e-4 * small;
-        for (const cc_contact& k : got[0]) EXPECT_LE(ccfuzz::witness_miss(k), rounding) << c;
+        for (const cc_contact& k : got) EXPECT_LE(ccfuzz::witness_miss(k), rounding) << c;
     }
     for (const char* c : pushed_out) {
         ccfuzz::SurfacePair p;
-        ASSERT_TRUE(ccfuzz::parse_surface_pair(c, &p)) << c;
-        std::string error;
-        auto got = ccfuzz::collide_surface_pairs({p}, cc_device_cpu(), &error);
-        ASSERT_TRUE(error.empty()) << error;
-        ASSERT_FALSE(got[0].empty()) << c;
-        for (const ccfuzz::Finding& f : ccfuzz::score_surface(p, got[0]))
-            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << c;
+        collide_and_score(c, &p);
     }
 }
 
