@@ -977,7 +977,9 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * parallel to the triangle), or the lowest point lie over the face. */
     float band = cc_tri_band_bound(q->rel, q->w, cc_tri_abs_max(q->origin));
     int beyond, low_over = cc_tri_over_face(q->rel, n, q->low, band);
-    float overlap_gap = along && r->feature_a.count > 1 ? cc_tri_overlap_gap(r, &q->deep_a, &q->deep_b) : 3.0e38f;
+    /* Needed only where the lowest point is not over the face. */
+    float overlap_gap =
+        along && r->feature_a.count > 1 && !low_over ? cc_tri_overlap_gap(r, &q->deep_a, &q->deep_b) : 3.0e38f;
     if (r->feature_a.count == 1) beyond = !low_over;
     else if (!along) beyond = r->overlap_count == 0;
     else beyond = !low_over && !(overlap_gap <= r->distance + CC_TRI_OVERLAP_TIE * (q->a.extent + q->size));
