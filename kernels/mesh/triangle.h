@@ -657,12 +657,6 @@ CC_HD float cc_tri_drop_toward(const cc_convex* a, cc_vec3 p0, cc_vec3 e, float 
     return d > -3.0e38f ? d : -1.0e30f * (1.0f + fabsf(u - u0));
 }
 
-/* Parameter of x's foot on the line of edge p0 + u e, clamped to it. */
-CC_HD float cc_tri_edge_param(cc_vec3 p0, cc_vec3 e, cc_vec3 x)
-{
-    return cc_clampf(cc_v3_dot(cc_v3_sub(x, p0), e) / cc_v3_length_sq(e), 0.0f, 1.0f);
-}
-
 /* The same for a capsule's core, a segment: the part of it over the
  * triangle (seen along n), clipped by the prism's sides, drops linearly
  * along it, so deepest at one of its two ends. */
@@ -719,8 +713,8 @@ CC_HD_CALL float cc_tri_deepest_drop(const cc_convex* a, const cc_convex* prism,
         for (int i = 0; i <= CC_TRI_RIM_SAMPLES + 2; ++i) {
             float u;
             if (i <= CC_TRI_RIM_SAMPLES) u = (float)i / CC_TRI_RIM_SAMPLES;
-            else if (i == CC_TRI_RIM_SAMPLES + 1) u = cc_tri_edge_param(p0, e, nearest);
-            else if (k == exit_edge) u = cc_tri_edge_param(p0, e, crossing);
+            else if (i == CC_TRI_RIM_SAMPLES + 1) u = cc_segment_closest_param(nearest, p0, e);
+            else if (k == exit_edge) u = cc_segment_closest_param(crossing, p0, e);
             else break;
             float d = cc_tri_drop(a, cc_v3_madd(p0, e, u), n, &q);
             if (d > d0) d0 = d, u0 = u;
