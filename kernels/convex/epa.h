@@ -8,8 +8,11 @@
  * polytope convex (faces the new point sees are replaced by a fan from the
  * horizon). The nearest face's distance is a lower bound on the depth and
  * the support distance along its normal an upper bound; it stops when they
- * meet within the tolerance or the fixed pools are full. Vertices are the
- * inflated supports of MPR, so the depth is the inflated one. */
+ * meet within the tolerance or the fixed pools are full, or when the lower
+ * bound reaches `claim` (a depth the caller has found a direction for: the
+ * polytope then proves that no direction is shallower by more than the
+ * difference). Vertices are the inflated supports of MPR, so the depth is
+ * the inflated one. */
 #ifndef CC_KERNELS_CONVEX_EPA_H
 #define CC_KERNELS_CONVEX_EPA_H
 
@@ -30,30 +33,36 @@ typedef struct cc_epa_face {
 
 typedef struct cc_epa_result {
     int ok;
-    int converged;  /* 1: the bounds met (exact); 0: the pools filled first */
+    int converged;  /* 1: the bounds met (exact) or the lower one reached the claim; 0: the pools filled first */
     cc_vec3 normal; /* unit contact normal A -> B */
     float depth;    /* of the inflated cores [m]; a lower bound when the pools filled up */
     int iterations;
-    /* When the pools fill up before convergence, the nearest faces' normals
-     * (contact-normal convention, nearest first) mark where the optimum can
-     * be; callers refine from them. */
+    /* When the pools fill up before convergence, the best direction seen
+     * and the CC_EPA_CANDIDATES nearest faces' normals (contact-normal
+     * convention, nearest first) mark where the optimum can be; callers
+     * refine from them. */
     int candidate_count;
-    cc_vec3 candidate[CC_EPA_CANDIDATES];
+    cc_vec3 candidate[CC_EPA_CANDIDATES + 1];
 } cc_epa_result;
 
-/* Sets the face's plane; returns 0 for a degenerate (needle) triangle. */
+/* Sets the face's plane; returns 0 for a degenerate (needle) triangle.
+ * The distance is the least of the corners' along the rounded normal:
+ * for any unit n every point of the triangle lies at least that far along
+ * n, so the nearest face's d bounds the origin's distance to the polytope
+ * from below however thin the triangle (a sliver's rounded normal can be
+ * far enough off for one corner's height to overstate it). */
 CC_HD int cc_epa_plane(cc_epa_face* f, const cc_vec3* w)
 {
     cc_vec3 n = cc_v3_cross(cc_v3_sub(w[f->v[1]], w[f->v[0]]), cc_v3_sub(w[f->v[2]], w[f->v[0]]));
     float len = cc_v3_length(n);
     if (!(len > 0.0f)) return 0;
     f->n = cc_v3_scale(n, 1.0f / len);
-    f->d = cc_v3_dot(f->n, w[f->v[0]]);
+    f->d = cc_minf(cc_v3_dot(f->n, w[f->v[0]]), cc_minf(cc_v3_dot(f->n, w[f->v[1]]), cc_v3_dot(f->n, w[f->v[2]])));
     return 1;
 }
 
-CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, const cc_vec3* tetra,
-                  cc_epa_result* r)
+CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, float claim,
+                       const cc_vec3* tetra, cc_epa_result* r)
 {
     cc_vec3 w[CC_EPA_MAX_VERTICES];
     cc_epa_face f[CC_EPA_MAX_FACES];
@@ -80,14 +89,28 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
         }
     }
     int best = 0;
+    /* The direction whose support came nearest: the best separating
+     * direction seen (the upper bound), a start for callers when the pools
+     * fill before the bounds meet. */
+    float upper = 3.0e38f;
+    cc_vec3 upper_n = cc_v3(0.0f, 0.0f, 0.0f);
     for (int it = 0; it < 64; ++it) {
         r->iterations = it + 1;
         best = -1;
         for (int i = 0; i < nf; ++i)
             if (f[i].alive && (best < 0 || f[i].d < f[best].d)) best = i;
         if (best < 0) return;
+        if (f[best].d >= claim) {
+            r->converged = 1;
+            break;
+        }
         cc_vec3 p = cc_mpr_support(a, b, f[best].n, inflate).w;
-        if (cc_v3_dot(p, f[best].n) - f[best].d <= tolerance) {
+        float height = cc_v3_dot(p, f[best].n);
+        if (height < upper) {
+            upper = height;
+            upper_n = f[best].n;
+        }
+        if (height - f[best].d <= tolerance) {
             r->converged = 1;
             break;
         }
@@ -157,6 +180,13 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
             dist[k] = f[i].d;
             r->candidate[k] = cc_v3_neg(f[i].n);
         }
+    }
+    if (!r->converged && upper < 3.0e38f) {
+        /* The upper bound's direction first: the nearest faces of a
+         * polytope stopped short can all lie beside the optimum. */
+        for (int k = r->candidate_count; k > 0; --k) r->candidate[k] = r->candidate[k - 1];
+        r->candidate[0] = cc_v3_neg(upper_n);
+        r->candidate_count++;
     }
 }
 

@@ -69,6 +69,15 @@
  * the shapes are mostly inside each other). */
 #define CC_CONVEX_VERY_DEEP 0.2f
 #define CC_CONVEX_EPA_TOLERANCE 1.0e-5f
+/* A settled climb within this fraction of the smaller extent of EPA's
+ * bound is the optimum: the other starts stop there (cc_convex_certify).
+ * A twentieth of the accuracy asked of a deep answer; not relative to the
+ * query's tolerance, whose rounding floor beside a large shape is more
+ * than that. EPA runs to half of it. */
+#define CC_CONVEX_CERTIFIED 5.0e-6f
+/* A climb has settled when its features' closest points lie across the
+ * normal within this many query tolerances. */
+#define CC_CONVEX_SETTLED 1000.0f
 
 #define CC_CONVEX_PATH_GJK 0
 #define CC_CONVEX_PATH_MPR 1
@@ -1500,6 +1509,42 @@ CC_HD_CALL void cc_convex_certify_apart(const cc_convex* a, const cc_convex* b, 
     cc_convex_settle(a, b, scale, tol, n, sep, r);
 }
 
+/* Whether a climb's answer is the optimum EPA's bound certifies: its
+ * separation at least `enough` (the bound less its slack), and the climb
+ * settled there: polished, or the closest points of the features
+ * supporting n across each other within CC_CONVEX_SETTLED tolerances.
+ * (A long thin shape's separation is so flat near its optimum that a
+ * climb still on its way comes within the slack with its points a few
+ * percent of its size apart; a climb that settled has them within a
+ * thousandth, which the witness and settle stages then close.) A face
+ * among those features whose normal separates more replaces n, as a
+ * climb from that face would have: within the slack of each other, the
+ * face's normal is the exact one. */
+CC_HD_CALL int cc_convex_certify(const cc_convex* a, const cc_convex* b, cc_vec3* n, float* sep, int polished,
+                                 float enough, float tol)
+{
+    if (!(*sep >= enough)) return 0;
+    if (polished) return 1;
+    cc_feature fa, fb;
+    cc_convex_feature(a, *n, &fa);
+    cc_convex_feature(b, cc_v3_neg(*n), &fb);
+    for (int k = 0; k < 2; ++k) {
+        const cc_feature* f = k == 0 ? &fa : &fb;
+        if (f->count < 3) continue;
+        cc_vec3 d = k == 0 ? f->normal : cc_v3_neg(f->normal);
+        float s = cc_convex_separation_along(a, b, d);
+        if (s > *sep) {
+            *sep = s;
+            *n = d;
+            return 1;
+        }
+    }
+    cc_vec3 pa, pb;
+    if (!cc_feature_closest(&fa, &fb, *n, &pa, &pb)) return 1; /* faces: the polish makes n exact */
+    float settled = CC_CONVEX_SETTLED * tol;
+    return cc_v3_length_sq(cc_v3_reject(cc_v3_sub(pb, pa), *n)) <= settled * settled;
+}
+
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
@@ -1601,6 +1646,29 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's
          * direction are tried too. */
+        float min_extent = cc_minf(a->extent, b->extent);
+        int deep = sep < -CC_CONVEX_DEEP * min_extent;
+        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
+        /* EPA first where it runs: its polytope lies inside D, so its
+         * nearest facet's distance bounds the depth from below, and no
+         * direction separates by more than the bound. A climb certified
+         * against it (cc_convex_certify) is the optimum, and the search
+         * ends there: the other starts can add no more. Only where the
+         * bound resolves the slack: beside a much larger shape rounding of
+         * the pair's coordinates is coarser, and EPA keeps its own
+         * tolerance (a finer one fills its pools short of the optimum, and
+         * its facets are poorer starts). */
+        float slack = CC_CONVEX_CERTIFIED * min_extent, enough = 3.0e38f;
+        int certifiable = slack >= tol;
+        cc_epa_result e;
+        e.ok = 0;
+        if (m.has_tetra && (polytopes || deep)) {
+            cc_epa(a, b, skin, certifiable ? cc_minf(epa_tolerance, 0.5f * slack) : epa_tolerance,
+                   certifiable ? skin - sep - slack : 3.0e38f, m.tetra, &e);
+            r->iterations += e.iterations;
+            if (e.ok && certifiable) enough = skin - e.depth - slack;
+        }
+        int certified = e.ok && cc_convex_certify(a, b, &n, &sep, polished, enough, tol);
         /* Starts: 0 and 1, the best direction of each shape's own; then
          * EPA's, and MPR's with the shapes swapped (the ray from the other
          * side, so that A-B and B-A try the same starts). */
@@ -1610,11 +1678,8 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
          * centre have an optimum near each one's thin axis, and the axis
          * that separates most, a middle one, climbs to the shallower).
          * Polytopes and round sides have their faces and rings below. */
-        float min_extent = cc_minf(a->extent, b->extent);
-        int deep = sep < -CC_CONVEX_DEEP * min_extent;
-        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
-        cc_vec3 start[10 + CC_EPA_CANDIDATES];
-        float start_sep[10 + CC_EPA_CANDIDATES];
+        cc_vec3 start[11 + CC_EPA_CANDIDATES];
+        float start_sep[11 + CC_EPA_CANDIDATES];
         int starts = 2;
         start[0] = start[1] = n;
         start_sep[0] = start_sep[1] = -3.0e38f;
@@ -1622,7 +1687,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         /* Two polytopes go to EPA alone, exact for them, when MPR left it
          * a tetrahedron; else to the shapes' own directions too. */
         int epa_alone = polytopes && m.has_tetra;
-        for (int k = 0; k < (epa_alone ? 0 : 12); ++k) {
+        for (int k = 0; k < (epa_alone || certified ? 0 : 12); ++k) {
             const cc_frame* f = frames[k / 6];
             int axis = (k % 6) / 2;
             cc_vec3 d = axis == 0 ? f->x : (axis == 1 ? f->y : f->z);
@@ -1640,7 +1705,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             if (own && (k & 1)) starts++;
         }
         /* Hull faces: their outward normals (B's reversed). */
-        for (int k = 0; k < (epa_alone ? 0 : 2); ++k) {
+        for (int k = 0; k < (epa_alone || certified ? 0 : 2); ++k) {
             const cc_convex* x = k == 0 ? a : b;
             if (x->type != CC_SHAPE_CONVEX_HULL) continue;
             cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
@@ -1656,36 +1721,30 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             r->iterations += x->hull.face_count;
         }
         /* Round sides: the side normals of a cylinder or cone. */
-        for (int k = 0; k < 2; ++k) r->iterations += cc_convex_round_starts(a, b, k, &start[k], &start_sep[k]);
+        for (int k = 0; k < (certified ? 0 : 2); ++k)
+            r->iterations += cc_convex_round_starts(a, b, k, &start[k], &start_sep[k]);
         r->iterations += 14;
-        int epa_exact = 0;
-        if (m.has_tetra && (polytopes || deep)) {
-            /* EPA's nearest faces when its pools filled up (one face when it
-             * converged): very deep, each is a start (the best start does
-             * not always climb highest); otherwise the best of them. */
-            cc_epa_result e;
-            cc_epa(a, b, skin, epa_tolerance, m.tetra, &e);
-            r->iterations += e.iterations;
-            epa_exact = e.ok && e.converged;
-            int first = starts;
-            for (int k = 0; e.ok && k < e.candidate_count; ++k) {
-                float sd = cc_convex_separation_along(a, b, e.candidate[k]);
-                if (very_deep || starts == first) {
-                    start[starts] = e.candidate[k];
-                    start_sep[starts++] = sd;
-                } else if (sd > start_sep[first]) {
-                    start[first] = e.candidate[k];
-                    start_sep[first] = sd;
-                }
+        /* EPA's best direction and nearest facets (one when it converged):
+         * very deep, each is a start (the best start does not always climb
+         * highest); otherwise the best of them. */
+        int first = starts;
+        for (int k = 0; !certified && e.ok && k < e.candidate_count; ++k) {
+            float sd = cc_convex_separation_along(a, b, e.candidate[k]);
+            if (very_deep || starts == first) {
+                start[starts] = e.candidate[k];
+                start_sep[starts++] = sd;
+            } else if (sd > start_sep[first]) {
+                start[first] = e.candidate[k];
+                start_sep[first] = sd;
             }
         }
-        if (polytopes && !epa_exact) {
+        if (polytopes && !(e.ok && e.converged) && !certified) {
             /* EPA's pools filled before its bounds met (D has hundreds of
              * facets) or it had no start: every facet of D, exactly. */
             start_sep[starts] = cc_sat_polytopes(a, b, &start[starts], &r->iterations);
             starts++;
         }
-        if (very_deep) {
+        if (very_deep && !certified) {
             cc_mpr_result ms;
             cc_mpr(b, a, skin, CC_CONVEX_MPR_TOLERANCE * scale, &ms);
             r->iterations += ms.iterations;
@@ -1695,7 +1754,14 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
                 starts++;
             }
         }
-        for (int k = 0; k < starts; ++k) {
+        /* The most separating start climbs first, so that the bound is
+         * met as early as it can be. */
+        unsigned tried = 0u;
+        for (int round = 0; round < starts && !certified; ++round) {
+            int k = -1;
+            for (int i = 0; i < starts; ++i)
+                if (!((tried >> i) & 1u) && (k < 0 || start_sep[i] > start_sep[k])) k = i;
+            tried |= 1u << k;
             /* Shallower, a shape's direction below the optimum found is not
              * worth a climb; very deep, every start is. */
             if (k < 2 && !very_deep && start_sep[k] < sep) continue;
@@ -1707,6 +1773,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
                 polished = start_polished;
                 r->feature_a = fa;
                 r->feature_b = fb;
+                certified = cc_convex_certify(a, b, &n, &sep, polished, enough, tol);
             }
         }
     }

@@ -15,8 +15,9 @@
 // at the waist of a long ellipsoid, small shapes a little apart from long
 // cones (GJK certifies the climb), shapes on a hull's roof so flat that its
 // two faces tie in float, small hulls touching shapes a thousand times
-// their size, and polytopes a little into each other near a ridge of their
-// difference (EPA finds the shallowest facet).
+// their size, polytopes a little into each other near a ridge of their
+// difference (EPA finds the shallowest facet), and deep overlaps whose
+// search stops where EPA's bound certifies the answer.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -766,6 +767,62 @@ TEST(FuzzRegressions, ShallowPolytopeOverlapsFindTheShallowestFacet)
         q.b.pose.p = {(float)c0.x, (float)c0.y, (float)c0.z};
         q.pose_class = kTouching;
         place_touching(&q, -std::min(extent(q.a), extent(q.b)) * r.log_uniform(1e-5, 1e-2));
+        expect_clean(q, false);
+    }
+}
+
+TEST(FuzzRegressions, DeepOverlapsStopWhereEPACertifiesTheAnswer)
+{
+    // Deep overlaps stop climbing their starts once one comes within the
+    // slack of EPA's lower bound. A capsule's segment through a small
+    // cylinder: the best separating direction EPA saw is the start that
+    // climbs to the optimum (its nearest faces, with the pools full, lay
+    // beside it: 0.0023 deep where 0.0021 exists).
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[random] A: capsule size (0.000654111151 0.00332376314 0) margin 0 gap 0 at (0.00363919255 -0.0112244515 "
+        "0.00915742572) q (-0.19164224 -0.928952932 -0.289899141 0.127585948); B: cylinder size (0.0121919364 "
+        "0.00202153297 0) margin 7.38346716e-05 gap 0 at (0.00890940148 -0.0213401895 0.0146331713) q (-0.587459326 "
+        "-0.784770906 0.100847811 -0.169870213)",
+        &p));
+    expect_clean(p);
+    // A box at the centre of a cone a hundred times its size: beside a
+    // shape that large, rounding of the coordinates is coarser than the
+    // slack, and every start climbs as before (39.26 deep where 39.20
+    // exists, when the bound certified a climb).
+    ASSERT_TRUE(parse_pair(
+        "[coincident] A: box size (2.0545013 1.1181519 2.13923883) margin 0.00371745904 gap 0.105919406 at "
+        "(-9.99399376 11.2975807 -5.09041119) q (-0.0889119133 -0.0482151955 0.726433218 0.679753482); B: cone size "
+        "(75.5032272 186.248703 0) margin 0 gap 85.9460144 at (-9.99399376 11.2975807 -5.09041119) q (0.312286854 "
+        "-0.588702261 -0.52609098 0.528332114)",
+        &p));
+    expect_clean(p);
+    // A cylinder at the waist of an ellipsoid 170 times longer, where EPA
+    // keeps its own tolerance: a finer one filled its pools, and its
+    // facets climbed 1.2e-4 too deep.
+    ASSERT_TRUE(parse_pair(
+        "[coincident] A: cylinder size (0.16969806 0.329250664 0) margin 5.86178066e-05 gap 0.00854259729 at "
+        "(4.20374393 -5.62597752 -3.98529601) q (0.577758849 -0.15093106 -0.801774919 0.0239050165); B: ellipsoid "
+        "size (64.5004578 2.46189237 2.74815464) margin 0.0950624347 gap 0 at (4.20374393 -5.62597752 -3.98529601) q "
+        "(-0.188084245 0.473005146 -0.674583972 -0.534627795)",
+        &p));
+    expect_clean(p);
+    // The class: round and polytope shapes of similar sizes (where the
+    // bound certifies) deep into each other, and a capsule's segment
+    // through small shapes (EPA's faces along the segment are slivers,
+    // whose rounded normals overstate one corner's height).
+    Random r(9120);
+    const cc_shape_type types[6] = {CC_SHAPE_CAPSULE, CC_SHAPE_BOX,       CC_SHAPE_CYLINDER,
+                                    CC_SHAPE_CONE,    CC_SHAPE_ELLIPSOID, CC_SHAPE_CONVEX_HULL};
+    for (int i = 0; i < 400; ++i) {
+        Pair q;
+        double scale = r.log_uniform(0.01, 100.0);
+        q.a = random_shape(r, types[i % 6], scale);
+        q.b = random_shape(r, types[(i / 6) % 6], scale * r.log_uniform(0.2, 5.0));
+        q.a.pose.p = {0, 0, 0};
+        V c0 = r.direction() * ((extent(q.a) + extent(q.b)) * r.uniform(0.0, 0.5));
+        q.b.pose.p = {(float)c0.x, (float)c0.y, (float)c0.z};
+        q.pose_class = kRandom;
         expect_clean(q, false);
     }
 }
