@@ -130,8 +130,11 @@ def mujoco_time(path, repeat):
 
 
 def cucontact_time(tool, path, repeat, worlds):
+    # One thread, as MuJoCo's mj_collision runs (the bench otherwise takes
+    # every processor).
+    env = dict(os.environ, CUCONTACT_CPU_THREADS="1")
     r = subprocess.run([tool, "bench", path, "--repeat", str(repeat), "--worlds", str(worlds), "--quiet"],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=env)
     if r.returncode != 0:
         raise SystemExit(f"bench-mujoco: cucontact bench {path} failed: {r.stderr.strip()}")
     lines = r.stdout.splitlines()
