@@ -97,8 +97,12 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
     for (int it = 0; it < 64; ++it) {
         r->iterations = it + 1;
         best = -1;
+        float nearest = 0.0f; /* f[best].d, kept apart: the scan then waits on no load */
         for (int i = 0; i < nf; ++i)
-            if (f[i].alive && (best < 0 || f[i].d < f[best].d)) best = i;
+            if (f[i].alive && (best < 0 || f[i].d < nearest)) {
+                best = i;
+                nearest = f[i].d;
+            }
         if (best < 0) return;
         if (f[best].d >= claim) {
             r->converged = 1;
