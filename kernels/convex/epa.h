@@ -5,11 +5,12 @@
  * Starts from MPR's last tetrahedron (its interior point and portal, which
  * enclose the origin) inside D = B - A, and repeatedly pushes out the face
  * nearest the origin to the support point along its normal, keeping the
- * polytope convex (faces the new point sees are replaced by a fan from the
- * horizon). The nearest face's distance is a lower bound on the depth and
- * the support distance along its normal an upper bound; it stops when they
- * meet within the tolerance or the fixed pools are full, or when the lower
- * bound reaches `claim` (a depth the caller has found a direction for: the
+ * polytope convex (the faces the new point sees, found by walking from the
+ * nearest face to its neighbours, are replaced by a fan from the horizon).
+ * The nearest face's distance is a lower bound on the depth and the support
+ * distance along its normal an upper bound; it stops when they meet within
+ * the tolerance or the fixed pools are full, or when the lower bound
+ * reaches `claim` (a depth the caller has found a direction for: the
  * polytope then proves that no direction is shallower by more than the
  * difference). Vertices are the inflated supports of MPR, so the depth is
  * the inflated one. */
@@ -19,14 +20,18 @@
 #include "kernels/convex/mpr.h"
 
 #define CC_EPA_MAX_VERTICES 40
-#define CC_EPA_MAX_FACES 80
-#define CC_EPA_MAX_EDGES 48
+#define CC_EPA_MAX_FACES 80 /* a closed polytope of V vertices has 2V - 4 */
+#define CC_EPA_MAX_HORIZON 48
+#define CC_EPA_FAR 3.0e38f  /* the distance of a dead or needle face: never the nearest */
 
+/* Faces keep their neighbours, so that the faces a new point sees are
+ * found from the nearest one outwards (it sees them all, and they are
+ * connected) instead of by testing every face. */
 typedef struct cc_epa_face {
-    unsigned char v[3]; /* counter-clockwise seen from outside */
-    unsigned char alive;
-    cc_vec3 n;          /* outward unit normal */
-    float d;            /* distance of the plane from the origin */
+    cc_vec3 n;              /* outward unit normal */
+    unsigned char v[3];     /* counter-clockwise seen from outside */
+    unsigned char adj[3];   /* the face across edge e, from v[e] to v[e + 1] */
+    unsigned char seen;     /* the iteration that last found it visible */
 } cc_epa_face;
 
 #define CC_EPA_CANDIDATES 4
@@ -45,20 +50,32 @@ typedef struct cc_epa_result {
     cc_vec3 candidate[CC_EPA_CANDIDATES + 1];
 } cc_epa_result;
 
-/* Sets the face's plane; returns 0 for a degenerate (needle) triangle.
- * The distance is the least of the corners' along the rounded normal:
- * for any unit n every point of the triangle lies at least that far along
- * n, so the nearest face's d bounds the origin's distance to the polytope
- * from below however thin the triangle (a sliver's rounded normal can be
- * far enough off for one corner's height to overstate it). */
-CC_HD int cc_epa_plane(cc_epa_face* f, const cc_vec3* w)
+/* Sets the face's plane and returns its distance from the origin, or
+ * CC_EPA_FAR for a needle (no normal). The distance is the least of the
+ * corners' along the rounded normal: for any unit n every point of the
+ * triangle lies at least that far along n, so the nearest face's distance
+ * bounds the origin's distance to the polytope from below however thin the
+ * triangle (a sliver's rounded normal can be far enough off for one
+ * corner's height to overstate it). */
+CC_HD float cc_epa_plane(cc_epa_face* f, const cc_vec3* w)
 {
     cc_vec3 n = cc_v3_cross(cc_v3_sub(w[f->v[1]], w[f->v[0]]), cc_v3_sub(w[f->v[2]], w[f->v[0]]));
     float len = cc_v3_length(n);
-    if (!(len > 0.0f)) return 0;
+    if (!(len > 0.0f)) {
+        f->n = cc_v3(0.0f, 0.0f, 0.0f);
+        return CC_EPA_FAR;
+    }
     f->n = cc_v3_scale(n, 1.0f / len);
-    f->d = cc_minf(cc_v3_dot(f->n, w[f->v[0]]), cc_minf(cc_v3_dot(f->n, w[f->v[1]]), cc_v3_dot(f->n, w[f->v[2]])));
-    return 1;
+    return cc_minf(cc_v3_dot(f->n, w[f->v[0]]), cc_minf(cc_v3_dot(f->n, w[f->v[1]]), cc_v3_dot(f->n, w[f->v[2]])));
+}
+
+/* The edge of face f that runs from vertex i1 to i0 (the twin of an edge
+ * i0 -> i1 of its neighbour); 3 when none does. */
+CC_HD int cc_epa_twin(const cc_epa_face* f, unsigned char i0, unsigned char i1)
+{
+    for (int e = 0; e < 3; ++e)
+        if (f->v[e] == i1 && f->v[e == 2 ? 0 : e + 1] == i0) return e;
+    return 3;
 }
 
 CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, float claim,
@@ -66,29 +83,35 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
 {
     cc_vec3 w[CC_EPA_MAX_VERTICES];
     cc_epa_face f[CC_EPA_MAX_FACES];
-    int nv = 4, nf = 4;
+    /* Each face's distance from the origin, apart from the faces: the
+     * nearest-face scan reads nothing else. */
+    float dist[CC_EPA_MAX_FACES];
+    unsigned char free_slot[CC_EPA_MAX_FACES];
+    int nv = 4, nf = 4, nfree = 0;
     r->ok = 0;
     r->converged = 0;
     r->iterations = 0;
     for (int i = 0; i < 4; ++i) w[i] = tetra[i];
+    /* The tetrahedron's faces and, across each edge, the face sharing it. */
     const unsigned char init[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+    const unsigned char init_adj[4][3] = {{1, 3, 2}, {2, 3, 0}, {0, 3, 1}, {1, 2, 0}};
+    int flip = cc_v3_dot(cc_v3_cross(cc_v3_sub(w[1], w[0]), cc_v3_sub(w[2], w[0])), cc_v3_sub(w[3], w[0])) > 0.0f;
     for (int i = 0; i < 4; ++i) {
+        /* Outward: the opposite vertex behind every face. Reversed, edge
+         * 0 -> 2 faces what 1 -> 2 did and 2 -> 1 what 0 -> 1 did. */
         f[i].v[0] = init[i][0];
-        f[i].v[1] = init[i][1];
-        f[i].v[2] = init[i][2];
-        f[i].alive = 1;
-        if (!cc_epa_plane(&f[i], w)) return;
-    }
-    /* Orient outward: the opposite vertex must be behind every face. */
-    if (cc_v3_dot(f[0].n, cc_v3_sub(w[3], w[0])) > 0.0f) {
-        for (int i = 0; i < 4; ++i) {
-            unsigned char t = f[i].v[1];
-            f[i].v[1] = f[i].v[2];
-            f[i].v[2] = t;
-            cc_epa_plane(&f[i], w);
-        }
+        f[i].v[1] = init[i][flip ? 2 : 1];
+        f[i].v[2] = init[i][flip ? 1 : 2];
+        f[i].adj[0] = init_adj[i][flip ? 2 : 0];
+        f[i].adj[1] = init_adj[i][1];
+        f[i].adj[2] = init_adj[i][flip ? 0 : 2];
+        f[i].seen = 0;
+        dist[i] = cc_epa_plane(&f[i], w);
+        if (!(dist[i] < CC_EPA_FAR)) return;
     }
     int best = 0;
+    float best_dist = 0.0f;
+    cc_vec3 best_n = f[0].n;
     /* The direction whose support came nearest: the best separating
      * direction seen (the upper bound), a start for callers when the pools
      * fill before the bounds meet. */
@@ -96,92 +119,144 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
     cc_vec3 upper_n = cc_v3(0.0f, 0.0f, 0.0f);
     for (int it = 0; it < 64; ++it) {
         r->iterations = it + 1;
-        best = -1;
-        float nearest = 0.0f; /* f[best].d, kept apart: the scan then waits on no load */
-        for (int i = 0; i < nf; ++i)
-            if (f[i].alive && (best < 0 || f[i].d < nearest)) {
+        best = 0;
+        float nearest = dist[0];
+        for (int i = 1; i < nf; ++i)
+            if (dist[i] < nearest) {
                 best = i;
-                nearest = f[i].d;
+                nearest = dist[i];
             }
-        if (best < 0) return;
-        if (f[best].d >= claim) {
+        if (!(nearest < CC_EPA_FAR)) return;
+        best_dist = nearest;
+        best_n = f[best].n;
+        if (nearest >= claim) {
             r->converged = 1;
             break;
         }
-        cc_vec3 p = cc_mpr_support(a, b, f[best].n, inflate).w;
+        /* The normal is a unit vector: the inflated support without a length. */
+        cc_vec3 p = cc_v3_madd(cc_simplex_support(a, b, cc_v3(0.0f, 0.0f, 0.0f), f[best].n).w, f[best].n, inflate);
         float height = cc_v3_dot(p, f[best].n);
         if (height < upper) {
             upper = height;
             upper_n = f[best].n;
         }
-        if (height - f[best].d <= tolerance) {
+        if (height - nearest <= tolerance) {
             r->converged = 1;
             break;
         }
         if (nv == CC_EPA_MAX_VERTICES) break;
-        /* Faces the new point sees go; their unshared edges form the
-         * horizon. Checked before anything changes, so that a full pool
-         * leaves the polytope as it was. */
+        /* The faces p sees, found by walking from the nearest one (which
+         * it sees: p lies beyond its plane) across the edges of each; the
+         * edges to faces it does not see form the horizon, in order around
+         * it. Nothing changes until the horizon is known to close, so that
+         * a full pool or a rounding tangle leaves the polytope as it was.
+         * A needle face, without a normal, goes with the faces seen. */
+        if (!(cc_v3_dot(f[best].n, cc_v3_sub(p, w[f[best].v[0]])) > 0.0f)) break; /* a sliver p lies below */
+        unsigned char mark = (unsigned char)(it + 1);
         unsigned char seen[CC_EPA_MAX_FACES];
-        unsigned char edge[CC_EPA_MAX_EDGES][2];
-        int ns = 0, ne = 0, overflow = 0, live = 0;
-        for (int i = 0; i < nf; ++i) {
-            if (!f[i].alive) continue;
-            live++;
-            if (cc_v3_dot(f[i].n, cc_v3_sub(p, w[f[i].v[0]])) <= 0.0f) continue;
-            seen[ns++] = (unsigned char)i;
-            for (int e = 0; e < 3; ++e) {
-                unsigned char i0 = f[i].v[e], i1 = f[i].v[(e + 1) % 3];
-                int twin = -1;
-                for (int k = 0; k < ne; ++k)
-                    if (edge[k][0] == i1 && edge[k][1] == i0) twin = k;
-                if (twin >= 0) {
-                    edge[twin][0] = edge[ne - 1][0];
-                    edge[twin][1] = edge[ne - 1][1];
-                    ne--;
-                } else if (ne < CC_EPA_MAX_EDGES) {
-                    edge[ne][0] = i0;
-                    edge[ne][1] = i1;
-                    ne++;
-                } else {
-                    overflow = 1;
-                }
+        unsigned char stack_face[CC_EPA_MAX_FACES], stack_edge[CC_EPA_MAX_FACES], stack_left[CC_EPA_MAX_FACES];
+        unsigned char horizon_face[CC_EPA_MAX_HORIZON], horizon_edge[CC_EPA_MAX_HORIZON];
+        int ns = 0, nh = 0, sp = 0, ok = 1;
+        seen[ns++] = (unsigned char)best;
+        f[best].seen = mark;
+        stack_face[0] = (unsigned char)best;
+        stack_edge[0] = 0;
+        stack_left[0] = 3;
+        sp = 1;
+        while (sp > 0 && ok) {
+            int top = sp - 1;
+            if (stack_left[top] == 0) {
+                sp--;
+                continue;
+            }
+            int from = stack_face[top], e = stack_edge[top];
+            stack_edge[top] = (unsigned char)(e == 2 ? 0 : e + 1);
+            stack_left[top]--;
+            int g = f[from].adj[e];
+            if (f[g].seen == mark) continue;
+            int back = cc_epa_twin(&f[g], f[from].v[e], f[from].v[e == 2 ? 0 : e + 1]);
+            if (back == 3) {
+                ok = 0;
+                break;
+            }
+            int sees = !(dist[g] < CC_EPA_FAR) || cc_v3_dot(f[g].n, cc_v3_sub(p, w[f[g].v[0]])) > 0.0f;
+            if (sees) {
+                f[g].seen = mark;
+                seen[ns++] = (unsigned char)g;
+                stack_face[sp] = (unsigned char)g;
+                stack_edge[sp] = (unsigned char)(back == 2 ? 0 : back + 1);
+                stack_left[sp] = 2;
+                sp++;
+            } else if (nh < CC_EPA_MAX_HORIZON) {
+                horizon_face[nh] = (unsigned char)g;
+                horizon_edge[nh] = (unsigned char)back;
+                nh++;
+            } else {
+                ok = 0;
             }
         }
-        if (overflow || ns == 0 || live - ns + ne > CC_EPA_MAX_FACES) break;
-        for (int k = 0; k < ns; ++k) f[seen[k]].alive = 0;
+        /* The horizon must close into one loop: each edge's end the next
+         * one's start (the twin edge runs end -> start in the face beyond). */
+        for (int k = 0; ok && k < nh; ++k) {
+            const cc_epa_face* h = &f[horizon_face[k]];
+            const cc_epa_face* n = &f[horizon_face[k + 1 == nh ? 0 : k + 1]];
+            int e = horizon_edge[k], e2 = horizon_edge[k + 1 == nh ? 0 : k + 1];
+            if (h->v[e] != n->v[e2 == 2 ? 0 : e2 + 1]) ok = 0;
+        }
+        if (!ok || nh < 3) {
+            for (int k = 0; k < ns; ++k) f[seen[k]].seen = 0;
+            break;
+        }
+        /* The fan's nh faces take the freed slots first. */
+        int fresh = nh - nfree - ns;
+        if (fresh > 0 && nf + fresh > CC_EPA_MAX_FACES) {
+            for (int k = 0; k < ns; ++k) f[seen[k]].seen = 0;
+            break;
+        }
+        for (int k = 0; k < ns; ++k) {
+            dist[seen[k]] = CC_EPA_FAR;
+            free_slot[nfree++] = seen[k];
+        }
         int vi = nv++;
         w[vi] = p;
-        int slot = 0;
-        for (int k = 0; k < ne; ++k) {
-            while (slot < nf && f[slot].alive) slot++;
-            int idx = slot < nf ? slot : nf++;
-            f[idx].v[0] = edge[k][0];
-            f[idx].v[1] = edge[k][1];
-            f[idx].v[2] = (unsigned char)vi;
-            f[idx].alive = (unsigned char)cc_epa_plane(&f[idx], w);
-            if (idx == slot) slot++;
+        /* The fan: face k on horizon edge k (start -> end, as the face it
+         * replaces had it) and the new point; its neighbours are the face
+         * beyond the edge and the fans before and after. */
+        unsigned char slot[CC_EPA_MAX_HORIZON];
+        for (int k = 0; k < nh; ++k) slot[k] = nfree > 0 ? free_slot[--nfree] : (unsigned char)nf++;
+        for (int k = 0; k < nh; ++k) {
+            cc_epa_face* h = &f[horizon_face[k]];
+            int e = horizon_edge[k];
+            cc_epa_face* t = &f[slot[k]];
+            t->v[0] = h->v[e == 2 ? 0 : e + 1];
+            t->v[1] = h->v[e];
+            t->v[2] = (unsigned char)vi;
+            t->adj[0] = horizon_face[k];
+            t->adj[1] = slot[k + 1 == nh ? 0 : k + 1];
+            t->adj[2] = slot[k == 0 ? nh - 1 : k - 1];
+            t->seen = 0;
+            h->adj[e] = slot[k];
+            dist[slot[k]] = cc_epa_plane(t, w);
         }
     }
-    if (best < 0) return;
     r->ok = 1;
-    r->normal = cc_v3_neg(f[best].n);
-    r->depth = f[best].d;
+    r->normal = cc_v3_neg(best_n);
+    r->depth = best_dist;
     /* The nearest few live faces, by insertion into a short sorted list. */
-    float dist[CC_EPA_CANDIDATES];
+    float near_dist[CC_EPA_CANDIDATES];
     r->candidate_count = 0;
     for (int i = 0; i < nf; ++i) {
-        if (!f[i].alive) continue;
+        if (!(dist[i] < CC_EPA_FAR)) continue;
         int k = r->candidate_count < CC_EPA_CANDIDATES ? r->candidate_count++ : CC_EPA_CANDIDATES;
-        while (k > 0 && dist[k - 1] > f[i].d) {
+        while (k > 0 && near_dist[k - 1] > dist[i]) {
             if (k < CC_EPA_CANDIDATES) {
-                dist[k] = dist[k - 1];
+                near_dist[k] = near_dist[k - 1];
                 r->candidate[k] = r->candidate[k - 1];
             }
             k--;
         }
         if (k < CC_EPA_CANDIDATES) {
-            dist[k] = f[i].d;
+            near_dist[k] = dist[i];
             r->candidate[k] = cc_v3_neg(f[i].n);
         }
     }
