@@ -19,8 +19,11 @@
 
 #include "kernels/convex/mpr.h"
 
-#define CC_EPA_MAX_VERTICES 40
-#define CC_EPA_MAX_FACES 80 /* a closed polytope of V vertices has 2V - 4 */
+/* Two round shapes deep in each other take 40 to 60 vertices to meet the
+ * tolerance that certifies a climb (convex/query.h); with 40, two in three
+ * deep ellipsoid pairs filled the pools and climbed from every start. */
+#define CC_EPA_MAX_VERTICES 64
+#define CC_EPA_MAX_FACES 128 /* a closed polytope of V vertices has 2V - 4 */
 #define CC_EPA_MAX_HORIZON 48
 #define CC_EPA_FAR 3.0e38f  /* the distance of a dead or needle face: never the nearest */
 

@@ -1545,6 +1545,46 @@ CC_HD_CALL int cc_convex_certify(const cc_convex* a, const cc_convex* b, cc_vec3
     return cc_v3_length_sq(cc_v3_reject(cc_v3_sub(pb, pa), *n)) <= settled * settled;
 }
 
+/* Deep inside a round shape, each vertex of a polytope makes a local
+ * optimum where the other's surface is thinnest across it (a small box at
+ * the near-round waist of a long ellipsoid: one per corner along the
+ * waist, 1e-5 of the box apart). Where no bound certified the answer and a
+ * single vertex of a polytope (or a segment's end) supports it, the
+ * neighbouring vertices' regions are climbed too, from the answer turned
+ * each of CC_CONVEX_HOP_WAYS ways until another vertex supports. Writes
+ * those starts and returns their count (at most 2 CC_CONVEX_HOP_WAYS). */
+#define CC_CONVEX_HOP_WAYS 6
+CC_HD_CALL int cc_convex_vertex_hops(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* start, float* start_sep)
+{
+    int count = 0;
+    for (int side = 0; side < 2; ++side) {
+        const cc_convex* x = side == 0 ? a : b;
+        if (!cc_convex_core_has_edges(x)) continue;
+        cc_vec3 out = side == 0 ? n : cc_v3_neg(n);
+        cc_feature f;
+        cc_convex_feature(x, out, &f);
+        if (f.count != 1) continue;
+        cc_vec3 vertex = cc_support(x, out);
+        cc_vec3 u = cc_v3_any_perpendicular(out), v = cc_v3_cross(out, u);
+        float apart = 1.0e-3f * cc_convex_core_extent(x);
+        for (int k = 0; k < CC_CONVEX_HOP_WAYS; ++k) {
+            /* Every 60 degrees about n. */
+            const float c[CC_CONVEX_HOP_WAYS] = {1.0f, 0.5f, -0.5f, -1.0f, -0.5f, 0.5f};
+            const float s = k == 0 || k == 3 ? 0.0f : (k < 3 ? 0.8660254f : -0.8660254f);
+            cc_vec3 t = cc_v3_madd(cc_v3_scale(u, c[k]), v, s);
+            for (float turn = 1.0e-3f; turn < 2.0f; turn *= 2.0f) {
+                cc_vec3 d = cc_v3_normalize(cc_v3_madd(out, t, turn));
+                if (!(cc_v3_length_sq(cc_v3_sub(cc_support(x, d), vertex)) > apart * apart)) continue;
+                start[count] = side == 0 ? d : cc_v3_neg(d);
+                start_sep[count] = cc_convex_separation_along(a, b, start[count]);
+                count++;
+                break;
+            }
+        }
+    }
+    return count;
+}
+
 /* Returns 0 when the cores are farther apart than `limit`; otherwise 1 and
  * the result. Every exit leaves a finite unit normal. */
 CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
@@ -1669,6 +1709,19 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             if (e.ok && certifiable) enough = skin - e.depth - slack;
         }
         int certified = e.ok && cc_convex_certify(a, b, &n, &sep, polished, enough, tol);
+        if (!certified && e.ok && e.converged && certifiable) {
+            /* The climb from MPR's direction stopped on another optimum;
+             * EPA's converged direction is within its tolerance of the one
+             * its bound admits, certified before any other start is made
+             * (the polish below makes it exact). */
+            float sd = cc_convex_separation_along(a, b, e.normal);
+            if (sd > sep) {
+                sep = sd;
+                n = e.normal;
+                polished = 0;
+                certified = cc_convex_certify(a, b, &n, &sep, polished, enough, tol);
+            }
+        }
         /* Starts: 0 and 1, the best direction of each shape's own; then
          * EPA's, and MPR's with the shapes swapped (the ray from the other
          * side, so that A-B and B-A try the same starts). */
@@ -1757,17 +1810,30 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         /* The most separating start climbs first, so that the bound is
          * met as early as it can be. */
         unsigned tried = 0u;
-        for (int round = 0; round < starts && !certified; ++round) {
+        int hopped = 0;
+        for (int round = 0; !certified; ++round) {
+            if (round == starts) {
+                /* Uncertified at the end: the neighbouring vertices'
+                 * regions of the answer climb next. */
+                if (hopped) break;
+                hopped = 1;
+                starts = cc_convex_vertex_hops(a, b, n, start, start_sep);
+                r->iterations += starts;
+                tried = 0u;
+                round = 0;
+                if (starts == 0) break;
+            }
             int k = -1;
             for (int i = 0; i < starts; ++i)
                 if (!((tried >> i) & 1u) && (k < 0 || start_sep[i] > start_sep[k])) k = i;
             tried |= 1u << k;
             /* Shallower, a shape's direction below the optimum found is not
              * worth a climb; very deep, every start is. */
-            if (k < 2 && !very_deep && start_sep[k] < sep) continue;
+            if (!hopped && k < 2 && !very_deep && start_sep[k] < sep) continue;
             cc_feature fa, fb;
             int start_polished = cc_convex_climb(a, b, scale, tol, &start[k], &start_sep[k], &r->iterations, &fa, &fb);
-            if (start_sep[k] > sep) {
+            /* A hop that climbs back to the answer ties with it in rounding. */
+            if (start_sep[k] > sep + (hopped ? 0.1f * tol : 0.0f)) {
                 sep = start_sep[k];
                 n = start[k];
                 polished = start_polished;

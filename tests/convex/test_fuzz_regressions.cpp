@@ -513,9 +513,12 @@ TEST(FuzzRegressions, SmallShapesAtTheWaistOfALongEllipsoidFollowTheValley)
     // separation is a narrow curved valley around the near-round waist,
     // the steepest steps zigzagged across it and stopped 0.7 mm short.
     // Then the class: small shapes of every kind at the waist of long,
-    // nearly round ellipsoids, held to every check but the witness (deep
-    // in a round shape the witness points of a right answer can still miss
-    // each other: the fuzz tool counts those).
+    // nearly round ellipsoids (a small box makes an optimum at each of its
+    // corners along the waist, 1e-5 of the box apart: the neighbouring
+    // corners' regions of an uncertified answer are climbed too), held to
+    // every check but the witness (deep in a round shape the witness points
+    // of a right answer can still miss each other: the fuzz tool counts
+    // those).
     Pair p;
     ASSERT_TRUE(parse_pair(
         "[random] A: cone size (0.810592175 0.137145564 0) margin 0 gap 0 at (-0.315415233 0.29409045 -1.72066855) q "
