@@ -31,9 +31,11 @@ std::string read_all(const std::string& path)
     return s.str();
 }
 
+// A file in this process's scratch directory (removed when the binary exits).
 std::string temp_path(const std::string& name)
 {
-    return ::testing::TempDir() + "cc_cli_" + std::to_string(::getpid()) + "_" + name;
+    static std::string dir = scratch_dir("cc_cli_");
+    return dir + "/" + name;
 }
 
 CliRun run(const std::string& args)

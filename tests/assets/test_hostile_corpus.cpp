@@ -22,11 +22,7 @@ namespace {
 
 std::string corpus_dir()
 {
-    static std::string dir;
-    if (dir.empty()) {
-        dir = ::testing::TempDir() + "cc_hostile_" + std::to_string(::getpid());
-        EXPECT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
-    }
+    static std::string dir = scratch_dir("cc_hostile_");
     return dir;
 }
 

@@ -72,15 +72,8 @@ void expect_vec(cc_vec3 v, float x, float y, float z)
     EXPECT_NEAR(v.z, z, kTol);
 }
 
-// A directory of the test's own, removed by nobody (the OS cleans TempDir).
-std::string temp_dir()
-{
-    static int counter = 0;
-    std::string d = ::testing::TempDir() + "cc_mjcf_" + std::to_string(::getpid()) + "_" + std::to_string(counter++);
-    std::string cmd = "mkdir -p '" + d + "'";
-    EXPECT_EQ(std::system(cmd.c_str()), 0);
-    return d;
-}
+// A directory of the test's own, removed when the binary exits.
+std::string temp_dir() { return scratch_dir("cc_mjcf_"); }
 
 void write_file(const std::string& path, const std::string& text)
 {

@@ -3,10 +3,13 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +22,28 @@ namespace cctest {
         cc_status s_ = (call);                                                             \
         ASSERT_EQ(s_, CC_OK) << cc_status_string(s_) << ": " << cc_last_error_message();  \
     } while (0)
+
+// A fresh directory under gtest's TempDir for this process, named by
+// `prefix` and a count; all of them are removed when the test binary exits,
+// so that test runs leave nothing behind.
+inline std::string scratch_dir(const std::string& prefix)
+{
+    static struct Made {
+        std::set<std::string> dirs;
+        ~Made()
+        {
+            std::error_code ignored;
+            for (const std::string& d : dirs) std::filesystem::remove_all(d, ignored);
+        }
+    } made;
+    static int counter = 0;
+    std::string d = ::testing::TempDir() + prefix + std::to_string(::getpid()) + "_" + std::to_string(counter++);
+    std::error_code error;
+    std::filesystem::create_directories(d, error);
+    EXPECT_FALSE(error) << d << ": " << error.message();
+    made.dirs.insert(d);
+    return d;
+}
 
 inline const char* device_name(cc_device_kind k) { return k == CC_DEVICE_CPU ? "cpu" : "cuda"; }
 
