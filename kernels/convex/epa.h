@@ -100,8 +100,9 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
     const unsigned char init_adj[4][3] = {{1, 3, 2}, {2, 3, 0}, {0, 3, 1}, {1, 2, 0}};
     int flip = cc_v3_dot(cc_v3_cross(cc_v3_sub(w[1], w[0]), cc_v3_sub(w[2], w[0])), cc_v3_sub(w[3], w[0])) > 0.0f;
     for (int i = 0; i < 4; ++i) {
-        /* Outward: the opposite vertex behind every face. Reversed, edge
-         * 0 -> 2 faces what 1 -> 2 did and 2 -> 1 what 0 -> 1 did. */
+        /* Outward: the opposite vertex behind every face. Reversed
+         * (corners 1 and 2 swapped), edges 0 and 2 trade places, and so do
+         * the faces across them. */
         f[i].v[0] = init[i][0];
         f[i].v[1] = init[i][flip ? 2 : 1];
         f[i].v[2] = init[i][flip ? 1 : 2];
@@ -148,24 +149,26 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
             break;
         }
         if (nv == CC_EPA_MAX_VERTICES) break;
-        /* The faces p sees, found by walking from the nearest one (which
-         * it sees: p lies beyond its plane) across the edges of each; the
-         * edges to faces it does not see form the horizon, in order around
-         * it. Nothing changes until the horizon is known to close, so that
-         * a full pool or a rounding tangle leaves the polytope as it was.
-         * A needle face, without a normal, goes with the faces seen. */
-        if (!(cc_v3_dot(f[best].n, cc_v3_sub(p, w[f[best].v[0]])) > 0.0f)) break; /* a sliver p lies below */
+        /* The faces p sees, found by walking from the nearest one across
+         * the edges of each; the edges to faces it does not see form the
+         * horizon, in order around it. Nothing changes until the horizon
+         * is known to close, so that a full pool or a rounding tangle
+         * leaves the polytope as it was. A needle face, without a normal,
+         * goes with the faces seen. The nearest face sees p unless it is a
+         * sliver whose first corner stands above p: the polytope cannot
+         * grow there, and EPA stops. */
+        if (!(cc_v3_dot(f[best].n, cc_v3_sub(p, w[f[best].v[0]])) > 0.0f)) break;
         unsigned char mark = (unsigned char)(it + 1);
         unsigned char seen[CC_EPA_MAX_FACES];
         unsigned char stack_face[CC_EPA_MAX_FACES], stack_edge[CC_EPA_MAX_FACES], stack_left[CC_EPA_MAX_FACES];
         unsigned char horizon_face[CC_EPA_MAX_HORIZON], horizon_edge[CC_EPA_MAX_HORIZON];
-        int ns = 0, nh = 0, sp = 0, ok = 1;
+        int ns = 0, nh = 0, ok = 1;
         seen[ns++] = (unsigned char)best;
         f[best].seen = mark;
-        stack_face[0] = (unsigned char)best;
+        stack_face[0] = (unsigned char)best; /* all three of its edges, from edge 0 */
         stack_edge[0] = 0;
         stack_left[0] = 3;
-        sp = 1;
+        int sp = 1;
         while (sp > 0 && ok) {
             int top = sp - 1;
             if (stack_left[top] == 0) {

@@ -32,6 +32,10 @@
 //   f. 100,000 random pairs with degenerate shapes and mixed scales: all
 //      finite, unit normals (| |n| - 1 | < 1e-4), iterations within the cap
 //      the kernel constants allow, counts within cc_convex_max_points.
+//   g. EPA alone on 900 deep pairs of round shapes (a tenth to four tenths
+//      of the summed extents inside each other): its depth never above the
+//      reference's by more than rounding (4e-7 of the sizes), a converged
+//      depth within the tolerance below it, and at least 85 % converge.
 // Every RNG is a std::mt19937 with a fixed seed. Measured numbers are
 // printed per pair type so they can be quoted.
 #include <gtest/gtest.h>
@@ -865,8 +869,9 @@ TEST(ConvexAccuracy, EpaBoundsTheDepthAndConvergesOnRoundPairs)
             double depth = skin - convref::signed_distance(ref_of(a), ref_of(b)).distance;
             double rounding = 4e-7 * (size_of(a) + size_of(b) + 2.0);
             EXPECT_LE(e.depth, depth + rounding) << "EPA's bound above the depth: " << pair_text(a, b);
-            if (e.converged)
+            if (e.converged) {
                 EXPECT_GE(e.depth, depth - tolerance - rounding) << "EPA converged short: " << pair_text(a, b);
+            }
             EXPECT_NEAR(cc_v3_length(e.normal), 1.0f, 1e-5f);
         }
     }
