@@ -260,14 +260,39 @@ CC_HD_CALL int cc_triangle_feature(cc_vec3 q, cc_vec3 foot, const cc_vec3* rel, 
     return kind >= 0 ? kind | CC_TRI_OUTSIDE : CC_TRI_FACE;
 }
 
+/* The edges of the triangle (rel, front normal n) that face in-plane
+ * direction u, as bits: those whose outward normal (edge x front) is not
+ * turned away from u, to rounding. A shape beside the triangle in
+ * direction u touches it on these edges or their corners only: the
+ * triangle's support along u. */
+#define CC_TRI_FACING_COS 1.0e-3f
+CC_HD unsigned cc_tri_facing_edges(const cc_vec3* rel, cc_vec3 n, cc_vec3 u)
+{
+    unsigned edges = 0u;
+    for (int k = 0; k < 3; ++k) {
+        cc_vec3 out = cc_v3_cross(cc_v3_sub(rel[k == 2 ? 0 : k + 1], rel[k]), n);
+        if (cc_v3_dot(out, u) > -CC_TRI_FACING_COS * cc_v3_length(out) * cc_v3_length(u)) edges |= 1u << k;
+    }
+    return edges ? edges : 7u;
+}
+
+/* Whether edge or vertex feature `kind` lies on one of `edges` (bits). */
+CC_HD int cc_tri_kind_on_edges(int kind, unsigned edges)
+{
+    if (kind < CC_TRI_VERTEX0) return (int)(edges >> (kind - CC_TRI_EDGE0)) & 1;
+    int k = kind - CC_TRI_VERTEX0;
+    return (int)((edges >> k) | (edges >> (k == 0 ? 2 : k - 1))) & 1;
+}
+
 /* The edge or corner of the triangle (rel, relative coordinates) nearest
- * to q: CC_TRI_EDGE0 + k, or CC_TRI_VERTEX0 + k when the nearest point of
- * that edge is an end. */
-CC_HD int cc_tri_nearest_boundary(cc_vec3 q, const cc_vec3* rel)
+ * to q among `edges` (bits) and their ends: CC_TRI_EDGE0 + k, or
+ * CC_TRI_VERTEX0 + k when the nearest point of that edge is an end. */
+CC_HD int cc_tri_nearest_boundary(cc_vec3 q, const cc_vec3* rel, unsigned edges)
 {
     int best = CC_TRI_EDGE0;
     float best_d2 = 3.0e38f;
     for (int k = 0; k < 3; ++k) {
+        if (!(edges >> k & 1u)) continue;
         cc_vec3 a = rel[k], e = cc_v3_sub(rel[k == 2 ? 0 : k + 1], a);
         float t = cc_segment_closest_param(q, a, e);
         float d2 = cc_v3_length_sq(cc_v3_sub(q, cc_v3_madd(a, e, t)));
@@ -681,6 +706,26 @@ CC_HD float cc_tri_segment_drop(const cc_convex* a, const cc_vec3* t, cc_vec3 n,
     return drop;
 }
 
+/* A point of A's shadow on the line of edge p0 + u e (front normal n),
+ * as its parameter u clamped to the edge; -1 when the shadow does not
+ * cross the line. A's point farthest inside the line and one beyond it
+ * (A's lowest point `low` when that is) are both A's, and so is where the
+ * segment between them crosses the plane through the edge along n. This
+ * finds a thin sliver of shadow across an edge, which the scan can step
+ * over (a corner of A just past the edge). */
+CC_HD float cc_tri_shadow_on_edge(const cc_convex* a, cc_vec3 low, cc_vec3 p0, cc_vec3 e, cc_vec3 n)
+{
+    cc_vec3 out = cc_v3_cross(e, n);
+    cc_vec3 in = cc_support(a, cc_v3_neg(out));
+    float s_in = cc_v3_dot(out, cc_v3_sub(in, p0));
+    if (!(s_in < 0.0f)) return -1.0f;
+    cc_vec3 beyond = cc_v3_dot(out, cc_v3_sub(low, p0)) > 0.0f ? low : cc_support(a, out);
+    float s_beyond = cc_v3_dot(out, cc_v3_sub(beyond, p0));
+    if (!(s_beyond > 0.0f)) return -1.0f;
+    cc_vec3 x = cc_v3_madd(beyond, cc_v3_sub(in, beyond), s_beyond / (s_beyond - s_in));
+    return cc_segment_closest_param(x, p0, e);
+}
+
 CC_HD_CALL float cc_tri_deepest_drop(const cc_convex* a, const cc_convex* prism, cc_vec3 n, cc_vec3 low,
                                      cc_vec3 inside, cc_vec3* below, cc_vec3* above)
 {
@@ -710,12 +755,13 @@ CC_HD_CALL float cc_tri_deepest_drop(const cc_convex* a, const cc_convex* prism,
         cc_vec3 p0 = t[k], e = cc_v3_sub(t[k == 2 ? 0 : k + 1], p0);
         /* A parameter in the shadow: the best of the scan and the seeds. */
         float u0 = 0.0f, d0 = -3.0e38f;
-        for (int i = 0; i <= CC_TRI_RIM_SAMPLES + 2; ++i) {
+        for (int i = 0; i <= CC_TRI_RIM_SAMPLES + 3; ++i) {
             float u;
             if (i <= CC_TRI_RIM_SAMPLES) u = (float)i / CC_TRI_RIM_SAMPLES;
             else if (i == CC_TRI_RIM_SAMPLES + 1) u = cc_segment_closest_param(nearest, p0, e);
-            else if (k == exit_edge) u = cc_segment_closest_param(crossing, p0, e);
-            else break;
+            else if (i == CC_TRI_RIM_SAMPLES + 2) u = k == exit_edge ? cc_segment_closest_param(crossing, p0, e) : -1.0f;
+            else u = cc_tri_shadow_on_edge(a, low, p0, e, n);
+            if (u < 0.0f) continue;
             float d = cc_tri_drop(a, cc_v3_madd(p0, e, u), n, &q);
             if (d > d0) d0 = d, u0 = u;
         }
@@ -1036,9 +1082,16 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
     cc_vec3 foot = cc_v3_madd(q->low, n, -q->low_h);
     int feature = cc_triangle_feature(qb, foot, q->rel, q->w, cc_tri_abs_max(q->origin));
     /* A normal tilted off the face is no face contact: the triangle's
-     * boundary supports it, beside A rather than under it. */
-    if (feature == CC_TRI_FACE && cc_v3_length(lateral) > CC_TRI_FACE_SIN)
-        feature = cc_tri_nearest_boundary(qb, q->rel) | CC_TRI_OUTSIDE;
+     * boundary supports it, beside A rather than under it, on the edges
+     * that face A. (Points tied in depth need not share an edge: a capsule
+     * nearly parallel to the face crosses the triangle, touching the edge
+     * beside it at one end and another edge at the other; their mean can
+     * lie nearer to the wrong one.) */
+    if (cc_v3_length(lateral) > CC_TRI_FACE_SIN && (feature == CC_TRI_FACE || (feature & CC_TRI_OUTSIDE))) {
+        unsigned facing = cc_tri_facing_edges(q->rel, n, cc_v3_neg(lateral));
+        if (feature == CC_TRI_FACE || !cc_tri_kind_on_edges(feature & CC_TRI_KIND_MASK, facing))
+            feature = cc_tri_nearest_boundary(qb, q->rel, facing) | CC_TRI_OUTSIDE;
+    }
     return feature;
 }
 

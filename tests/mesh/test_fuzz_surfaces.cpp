@@ -83,6 +83,15 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         "(-0.00448971521 -0.0105515532 -0.0018413068) q (0.0120520694 -0.79915297 0.579313755 0.16001524); mesh box "
         "half (0.000633226591 0.00102730806 0.00125720247) quads 4 gap 0 at (-0.00295033166 -0.00982986111 "
         "-0.00251670135) q (0.727828205 -0.0975975394 -0.675642967 -0.0651719347)",
+        // A long capsule nearly parallel to a box's top face, just past its edge
+        // with the side: the top's triangles each touch it at both ends of the
+        // stretch their face spans, tied in depth, one end on the box's edge and
+        // one on a diagonal. Taken at their mean, the contact was put on the
+        // diagonal (a flat edge, left to the neighbour, which left it back).
+        "[random] A: capsule size (5.54372835 37.79842 0) margin 0.538021147 gap 0 at (-10.7684507 -46.6844177 "
+        "-32.387722) q (-0.186272413 -0.512977958 -0.395946264 0.738500357); mesh box half (4.95985079 3.48061585 "
+        "4.44712687) quads 3 gap 0 at (-14.1609526 -31.4461918 -24.339262) q (-0.798152149 0.338407427 -0.449697703 "
+        "-0.214954764)",
     };
     // Shapes crossing a face with their lowest point just past it, where the
     // depth over the face is a lift that GJK must prove free: a steep thin
@@ -127,7 +136,7 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         double deepest = 1e30;
         for (const cc_contact& c : contacts[i]) deepest = std::min(deepest, (double)c.distance);
         ccfuzz::Reference r = ccfuzz::surface_reference(pairs[i]);
-        double expected = r.distance - pairs[i].a.margin;
+        double expected = r.distance - ccfuzz::core_radius(pairs[i].a) - pairs[i].a.margin;
         EXPECT_NEAR(deepest, expected, 1e-5 * ccfuzz::surface_extent(pairs[i])) << cases[i];
     }
     for (const char* c : crossing) {
@@ -186,6 +195,14 @@ TEST(FuzzSurfaces, ShapesSunkPastATriangleTouchStraightAcrossItsNormal)
         "-83.3925323 27.7099838) q (0.0536800064 0.181673184 0.680898309 -0.707453728); mesh box half (19.5294914 "
         "4.92381144 5.51550579) quads 4 gap 0.327187896 at (-20.2540073 -58.1943321 37.0580254) q (0.0536800064 "
         "0.181673184 0.680898309 -0.707453728)",
+        // A small tetrahedron across a box's bottom edge, one corner just past
+        // the side: its shadow crosses the triangle's edge in a sliver 1.4 %
+        // of the edge long, between the rim scan's samples (half as deep).
+        "[random] A: convex hull size (9.25925633e-05 0.00107253576 0.000648747606) margin 0 gap 0 at (-0.002777908 "
+        "0.0123820994 0.0111874864) q (-0.0289003681 -0.0957402736 -0.972368956 -0.210943475) (4 hull points) points "
+        "{1 1 1, 1 -1 -1, -1 1 -1, -1 -1 1}; mesh box half (0.00232792972 0.00668559177 0.0020284194) quads 3 gap "
+        "3.44581204e-05 at (-0.00275996164 0.0128496233 0.0145498319) q (0.321602225 0.331925005 0.874037266 "
+        "-0.149855375)",
     };
     // Shapes pushed straight out along the face normal, whose witness came
     // from features chosen for another normal: a cylinder's cap flat on a
