@@ -113,6 +113,19 @@ CC_HD int cc_convex_core_has_edges(const cc_convex* c)
     return c->type == CC_SHAPE_BOX || c->type == CC_SHAPE_CONVEX_HULL || c->type == CC_SHAPE_CAPSULE;
 }
 
+/* The most a support set's slab may be, relative to its shape's extent. */
+#define CC_CONVEX_SLAB_SIN 1.0e-3f
+
+/* How far below the top a vertex of x still supports a direction: ten
+ * tolerances, but never more than CC_CONVEX_SLAB_SIN of x's own extent
+ * (and never under one tolerance). A small hull beside a large shape tilts
+ * its faces and edges by more than the pair's tolerance; taking such a
+ * face or edge as its support set loses the vertex that touches. */
+CC_HD float cc_convex_slab(const cc_convex* x, float tol)
+{
+    return cc_maxf(tol, cc_minf(10.0f * tol, CC_CONVEX_SLAB_SIN * x->extent));
+}
+
 /* What the polish needs of a feature f of c along d: the size of its exact
  * support set (the points within `slab` of the highest), the first of its
  * points, and its edge direction: a supporting segment's, or the rim's
@@ -183,6 +196,13 @@ CC_HD_CALL void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc
      * stay as chosen: the manifold clips them. */
     cc_edge_view ga = cc_feature_edge_view(a, fa, *n, 100.0f * tol);
     cc_edge_view gb = cc_feature_edge_view(b, fb, cc_v3_neg(*n), 100.0f * tol);
+    /* Beside a much larger shape the tolerance follows the pair's
+     * coordinates, and a hundred of them can span a small hull's face: its
+     * corner within its own slab is the point to take (a corner against a
+     * long edge, where a normal a hair off the perpendicular loses the
+     * edge's length times that angle). */
+    if (ga.count > 2) ga = cc_feature_edge_view(a, fa, *n, cc_convex_slab(a, tol));
+    if (gb.count > 2) gb = cc_feature_edge_view(b, fb, cc_v3_neg(*n), cc_convex_slab(b, tol));
     cc_vec3 ea = ga.e, eb = gb.e;
     if (ga.count <= 2 && gb.count <= 2) {
         cc_vec3 c = cc_v3_normalize(cc_v3_cross(ea, eb));
@@ -711,19 +731,6 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
  * the edge's normal cone (within the query's accuracy) lifts its other end
  * by that angle times the length. */
 #define CC_CONVEX_EDGE_TOUCH_SIN 1.0e-3f
-/* The most a support set's slab may be, relative to its shape's extent. */
-#define CC_CONVEX_SLAB_SIN 1.0e-3f
-
-/* How far below the top a vertex of x still supports a direction: ten
- * tolerances, but never more than CC_CONVEX_SLAB_SIN of x's own extent
- * (and never under one tolerance). A small hull beside a large shape tilts
- * its faces and edges by more than the pair's tolerance; taking such a
- * face or edge as its support set loses the vertex that touches. */
-CC_HD float cc_convex_slab(const cc_convex* x, float tol)
-{
-    return cc_maxf(tol, cc_minf(10.0f * tol, CC_CONVEX_SLAB_SIN * x->extent));
-}
-
 /* The point of c's support set s along `out` (the contact's normal seen
  * from c) nearest to x seen along it. The feature of a hull holds its
  * support set only when that is a face within CC_FEATURE_ANGLE: when it
@@ -769,13 +776,39 @@ CC_HD_CALL int cc_touching_edge_witness(const cc_convex* c, cc_vec3 out, float s
     return 1;
 }
 
+/* Two support sets (segments or polygons) that touch beside each other
+ * rather than across: seen along the normal they do not overlap (a long
+ * edge beside a small face that its rim touches). Their closest points lie
+ * on an edge of each: the closest pair of edges. */
+CC_HD_CALL void cc_support_sets_nearest(const cc_feature* sa, const cc_feature* sb, cc_vec3* pa, cc_vec3* pb)
+{
+    float best = 3.0e38f;
+    int edges_a = sa->count == 2 ? 1 : sa->count, edges_b = sb->count == 2 ? 1 : sb->count;
+    for (int i = 0; i < edges_a; ++i) {
+        cc_vec3 a0 = sa->p[i], da = cc_v3_sub(sa->p[i + 1 == sa->count ? 0 : i + 1], a0);
+        for (int j = 0; j < edges_b; ++j) {
+            cc_vec3 b0 = sb->p[j], db = cc_v3_sub(sb->p[j + 1 == sb->count ? 0 : j + 1], b0);
+            float s, t;
+            cc_segment_segment_closest(a0, da, b0, db, &s, &t);
+            cc_vec3 qa = cc_v3_madd(a0, da, s), qb = cc_v3_madd(b0, db, t);
+            float d2 = cc_v3_length_sq(cc_v3_sub(qb, qa));
+            if (d2 < best) {
+                best = d2;
+                *pa = qa;
+                *pb = qb;
+            }
+        }
+    }
+}
+
 /* Witness points for the final direction, a pair facing each other along
  * n, from the exact support sets within r's features: two points; a point
  * and the point of the other set nearest to it seen along n (a side line
  * of a cylinder or cone is the surface only along itself, so the nearest
  * point in space would leave the surface across it); two segments at
  * their closest points; otherwise the deepest point where the features
- * overlap seen along n, lifted onto both. The overlap of two features of
+ * overlap seen along n, lifted onto both, or where they do not overlap,
+ * their closest edges' closest points. The overlap of two features of
  * which one is a polygon is kept in r for the manifold's clipping. Without
  * any of these *pa and *pb keep the caller's points. */
 CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_convex_result* r,
@@ -838,6 +871,8 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
         cc_segment_segment_closest(sa.p[0], da, sb.p[0], db, &s, &t);
         *pa = cc_v3_madd(sa.p[0], da, s);
         *pb = cc_v3_madd(sb.p[0], db, t);
+    } else if (r->overlap_count == 0) {
+        cc_support_sets_nearest(&sa, &sb, pa, pb);
     }
 }
 

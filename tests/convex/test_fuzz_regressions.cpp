@@ -829,3 +829,53 @@ TEST(FuzzRegressions, DeepOverlapsStopWhereEPACertifiesTheAnswer)
         expect_clean(q, false);
     }
 }
+
+TEST(FuzzRegressions, SmallHullCornersOnLongEdgesTakeThePerpendicular)
+{
+    // A 12 m cuboctahedron touching, with one corner, a long edge of an
+    // octahedron 29 km long: the pair's tolerance follows its coordinates
+    // (9 mm), a hundred of them spanned the small hull's face, and the
+    // polish took that face where the corner supports. The normal stayed a
+    // hair off the perpendicular from the corner to the edge, which loses
+    // the edge's half length times that angle: 4 cm too deep. Then the
+    // class: small hulls at the long edges of boxes and octahedra 10^3 to
+    // 10^4 times their size.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: convex hull size (1.37624061 2.63655996 11.5803804) margin 0 gap 0 at (-6.06794167 -2.0364747 "
+        "3.67182636) q (-0.100588933 -0.817259908 -0.0285199862 0.566705167) (12 hull points) points {0 -1 -1, 0 -1 "
+        "1, 0 1 -1, 0 1 1, -1 0 -1, 1 0 -1, -1 0 1, 1 0 1, -1 -1 0, -1 1 0, 1 -1 0, 1 1 0}; B: convex hull size "
+        "(747.255432 14560.0361 1705.56958) margin 20.2766323 gap 0 at (869.771606 4910.42383 1083.47656) q "
+        "(0.748380423 0.0418758877 -0.639924943 -0.169320017) (6 hull points) points {1 0 0, -1 0 0, 0 1 0, 0 -1 0, "
+        "0 0 1, 0 0 -1}",
+        &p));
+    expect_clean(p);
+    Random r(1204);
+    for (int i = 0; i < 300; ++i) {
+        Pair q;
+        double scale = r.log_uniform(0.01, 100.0);
+        q.a = random_shape(r, CC_SHAPE_CONVEX_HULL, scale);
+        q.a.margin = 0;
+        q.b.type = i % 2 ? CC_SHAPE_BOX : CC_SHAPE_CONVEX_HULL;
+        if (q.b.type == CC_SHAPE_CONVEX_HULL) q.b.hull = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+        double length = scale * r.log_uniform(1e3, 1e4);
+        q.b.size = {(float)length, (float)(scale * r.log_uniform(1.0, 100.0)), (float)(scale * r.log_uniform(1.0, 100.0))};
+        q.b.pose.q = r.rotation();
+        q.b.pose.p = {(float)(scale * r.uniform(-100, 100)), (float)(scale * r.uniform(-100, 100)), 0.0f};
+        // A point along a long edge (+x to +y of the octahedron, +y +z of
+        // the box) and a direction out of it, between its faces' normals.
+        double u = r.uniform(0.05, 0.95), phi = r.uniform(0.05, 1.5);
+        V edge = q.b.type == CC_SHAPE_BOX ? convref::v3(length * (2 * u - 1), q.b.size.y, q.b.size.z)
+                                          : convref::v3(length * (1 - u), q.b.size.y * u, 0.0);
+        V out = q.b.type == CC_SHAPE_BOX ? convref::v3(0, std::cos(phi), std::sin(phi))
+                                         : convref::unit(convref::v3(q.b.size.y, length, 0)) * std::cos(phi - 0.75) +
+                                               convref::v3(0, 0, std::sin(phi - 0.75));
+        convref::Pose pb = pose_of(q.b);
+        V c = convref::to_world(pb, edge + out * (3.0 * extent(q.a)));
+        q.a.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        q.pose_class = kTouching;
+        std::swap(q.a, q.b); // place_touching moves B: the small hull
+        place_touching(&q, extent(q.b) * r.uniform(-0.001, 0.001));
+        expect_clean(q);
+    }
+}
