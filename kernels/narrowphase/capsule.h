@@ -117,6 +117,9 @@ CC_HD void cc_collide_capsule_capsule(const cc_geom* a, const cc_geom* b, float 
  * face normal (|n_k| >= this) for the contact to span the segment with two
  * points; farther from every face it is an edge or vertex contact. */
 #define CC_CAPSULE_FACE_COS 0.9f
+/* Rounding of a separation along a face normal, relative to the box-frame
+ * coordinates it comes from. */
+#define CC_CAPSULE_FACE_ROUNDING 1.0e-6f
 
 /* Emits the pair (segment point x, box point q), both in the box frame, at
  * distance `dist` along the manifold normal. */
@@ -181,6 +184,24 @@ CC_HD void cc_collide_capsule_box(const cc_geom* a, const cc_geom* b, float thre
             cc_capsule_box_add(&fb, x, q, dist, threshold, m);
             return;
         }
+        /* A segment parallel to the face and over it is equally close all
+         * along: rounding of t can put x* a hair past the face's rim, which
+         * tilts n by that hair over the distance, and across the segment's
+         * length the tilted normal then separates less than `dist`. Where
+         * x* is over the face and the face's own normal separates the whole
+         * segment by `dist`, both to rounding, that normal is the exact
+         * one. */
+        float hk = k == 0 ? h.x : (k == 1 ? h.y : h.z);
+        float pk = k == 0 ? p.x : (k == 1 ? p.y : p.z), dk = k == 0 ? d.x : (k == 1 ? d.y : d.z);
+        float face_sep = cc_minf(s * pk, s * (pk + dk)) - hk;
+        /* The segment's direction in the box frame is rounded by its length. */
+        float len = cc_v3_length(d);
+        int over_face = face_sep >= dist - CC_CAPSULE_FACE_ROUNDING * (hk + fabsf(pk) + len);
+        for (int j = 0; j < 3; ++j) {
+            float xj = j == 0 ? x.x : (j == 1 ? x.y : x.z), hj = j == 0 ? h.x : (j == 1 ? h.y : h.z);
+            if (j != k && !(fabsf(xj) <= hj + CC_CAPSULE_FACE_ROUNDING * (hj + fabsf(xj) + len))) over_face = 0;
+        }
+        if (over_face) n = cc_v3(k == 0 ? -s : 0.0f, k == 1 ? -s : 0.0f, k == 2 ? -s : 0.0f);
     } else {
         float face = cc_box_least_penetration(c, cc_v3_add(h, ae), &k, &s);
         /* A segment crossing the box diagonally can leave with less travel

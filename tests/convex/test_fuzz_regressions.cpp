@@ -879,3 +879,43 @@ TEST(FuzzRegressions, SmallHullCornersOnLongEdgesTakeThePerpendicular)
         expect_clean(q);
     }
 }
+
+TEST(FuzzRegressions, CapsuleAlongABoxFaceKeepsTheFaceNormal)
+{
+    // A capsule 111 m long parallel to a 2 m box's face, just over it: all
+    // along the face the segment is equally close, and rounding put its
+    // closest point 4 um past the face's rim, which tilted the normal by
+    // 4.4e-5 rad; across the segment's half length the tilted normal
+    // separated 2.5 mm less than the distance claimed. Then the class:
+    // long capsules parallel to a face, over it, in either order.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[parallel] A: capsule size (26.7389069 55.6770172 0) margin 0 gap 1.54607582 at (-384.121155 252.372284 "
+        "204.526138) q (0.109616794 0.479389071 0.710849762 -0.502854705); B: box size (0.980114639 2.76453972 "
+        "1.29898822) margin 0 gap 0 at (-383.812317 251.800049 205.883652) q (0.109616809 0.479389101 0.710849762 "
+        "-0.502854764)",
+        &p));
+    expect_clean(p);
+    Random r(1206);
+    for (int i = 0; i < 300; ++i) {
+        Pair q;
+        double scale = r.log_uniform(0.01, 100.0);
+        q.b = random_shape(r, CC_SHAPE_BOX, scale);
+        q.b.margin = 0;
+        q.b.pose.p = {(float)(scale * r.uniform(-100, 100)), (float)(scale * r.uniform(-100, 100)), 0.0f};
+        q.a.type = CC_SHAPE_CAPSULE;
+        q.a.size = {(float)(scale * r.log_uniform(0.01, 10.0)), (float)(scale * r.log_uniform(3.0, 100.0)), 0.0f};
+        // The capsule's axis along the box's z, over its +x face (within the
+        // face's y range), at a small gap; its orientation the box's, to
+        // rounding.
+        q.a.pose.q = q.b.pose.q;
+        convref::Pose pb = pose_of(q.b);
+        double gap = extent(q.b) * r.log_uniform(1e-4, 0.1);
+        V c = convref::to_world(pb, convref::v3(q.b.size.x + gap + q.a.size.x, q.b.size.y * r.uniform(-0.9, 0.9),
+                                                 q.b.size.z * r.uniform(-0.9, 0.9)));
+        q.a.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        q.a.gap = (float)(2 * gap);
+        q.pose_class = kParallel;
+        expect_clean(q);
+    }
+}
