@@ -776,7 +776,7 @@ CC_HD_CALL int cc_touching_edge_witness(const cc_convex* c, cc_vec3 out, float s
     return 1;
 }
 
-/* Two support sets (segments or polygons) that touch beside each other
+/* A segment and a polygon (support sets) that touch beside each other
  * rather than across: seen along the normal they do not overlap (a long
  * edge beside a small face that its rim touches). Their closest points lie
  * on an edge of each: the closest pair of edges. */
@@ -871,7 +871,7 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
         cc_segment_segment_closest(sa.p[0], da, sb.p[0], db, &s, &t);
         *pa = cc_v3_madd(sa.p[0], da, s);
         *pb = cc_v3_madd(sb.p[0], db, t);
-    } else if (r->overlap_count == 0) {
+    } else if (r->overlap_count == 0 && (sa.count == 2 || sb.count == 2)) {
         cc_support_sets_nearest(&sa, &sb, pa, pb);
     }
 }
