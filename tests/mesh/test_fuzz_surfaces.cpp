@@ -92,6 +92,15 @@ TEST(FuzzSurfaces, ShapesOverAConvexEdgeKeepTheirContact)
         "-32.387722) q (-0.186272413 -0.512977958 -0.395946264 0.738500357); mesh box half (4.95985079 3.48061585 "
         "4.44712687) quads 3 gap 0 at (-14.1609526 -31.4461918 -24.339262) q (-0.798152149 0.338407427 -0.449697703 "
         "-0.214954764)",
+        // A flat ellipsoid over a vertex of a tilted-plane heightfield, its
+        // lowest point 1 cm from the vertex: the query's own point, as
+        // uncertain sideways as the ellipsoid is flat, fell past an edge in
+        // every triangle around the vertex, and each left the contact to the
+        // next. The lowest point and its foot decide.
+        "[parallel] A: ellipsoid size (3.42107892 1.07695079 0.633818984) margin 0.272829771 gap 0 at (-15.2741575 "
+        "-42.2848549 34.6627922) q (-0.0119574564 -0.291345328 -0.856784463 0.425317943); heightfield 4x11 size "
+        "(93.3968658 41.337616 8.14923859) plane 0.478224397 -0.190451115 0.188964888 gap 3.17879367 at (-27.4042339 "
+        "-78.1080704 47.0162163) q (-0.0119574564 -0.291345328 -0.856784463 0.425317943)",
     };
     // Shapes crossing a face with their lowest point just past it, where the
     // depth over the face is a lift that GJK must prove free: a steep thin
