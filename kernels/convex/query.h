@@ -807,10 +807,11 @@ CC_HD_CALL void cc_support_sets_nearest(const cc_feature* sa, const cc_feature* 
  * of a cylinder or cone is the surface only along itself, so the nearest
  * point in space would leave the surface across it); two segments at
  * their closest points; otherwise the deepest point where the features
- * overlap seen along n, lifted onto both, or where they do not overlap,
- * their closest edges' closest points. The overlap of two features of
- * which one is a polygon is kept in r for the manifold's clipping. Without
- * any of these *pa and *pb keep the caller's points. */
+ * overlap seen along n, lifted onto both, or for a segment beside a
+ * polygon, not overlapping it, their closest edges' closest points. The
+ * overlap of two features of which one is a polygon is kept in r for the
+ * manifold's clipping. Without any of these *pa and *pb keep the caller's
+ * points. */
 CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_convex_result* r,
                              cc_vec3* pa, cc_vec3* pb)
 {

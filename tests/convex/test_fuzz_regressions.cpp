@@ -16,8 +16,10 @@
 // cones (GJK certifies the climb), shapes on a hull's roof so flat that its
 // two faces tie in float, small hulls touching shapes a thousand times
 // their size, polytopes a little into each other near a ridge of their
-// difference (EPA finds the shallowest facet), and deep overlaps whose
-// search stops where EPA's bound certifies the answer.
+// difference (EPA finds the shallowest facet), deep overlaps whose search
+// stops where EPA's bound certifies the answer, small hulls whose corner
+// touches a long edge (the perpendicular, and the edge's point beside the
+// corner), and long capsules along a box face (its normal, untilted).
 #include <gtest/gtest.h>
 
 #include <cmath>
