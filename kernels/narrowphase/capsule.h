@@ -121,6 +121,13 @@ CC_HD void cc_collide_capsule_capsule(const cc_geom* a, const cc_geom* b, float 
  * coordinates it comes from. */
 #define CC_CAPSULE_FACE_ROUNDING 1.0e-6f
 
+/* The unit normal into the box through its face on side s of axis k (the
+ * face x_k = s h_k), in the box frame. */
+CC_HD cc_vec3 cc_capsule_box_inward(int k, float s)
+{
+    return cc_v3(k == 0 ? -s : 0.0f, k == 1 ? -s : 0.0f, k == 2 ? -s : 0.0f);
+}
+
 /* Emits the pair (segment point x, box point q), both in the box frame, at
  * distance `dist` along the manifold normal. */
 CC_HD void cc_capsule_box_add(const cc_frame* box, cc_vec3 x, cc_vec3 q, float dist,
@@ -177,7 +184,7 @@ CC_HD void cc_collide_capsule_box(const cc_geom* a, const cc_geom* b, float thre
         cc_vec3 an = cc_v3_abs(n);
         k = an.y > an.x ? 1 : 0;
         if (an.z > (k ? an.y : an.x)) k = 2;
-        float nk = k == 0 ? n.x : (k == 1 ? n.y : n.z);
+        float nk = cc_v3_get(n, k);
         s = nk < 0.0f ? 1.0f : -1.0f;
         if (!(fabsf(nk) >= CC_CAPSULE_FACE_COS)) {
             m->normal = cc_frame_vector_out(&fb, n);
@@ -191,17 +198,16 @@ CC_HD void cc_collide_capsule_box(const cc_geom* a, const cc_geom* b, float thre
          * x* is over the face and the face's own normal separates the whole
          * segment by `dist`, both to rounding, that normal is the exact
          * one. */
-        float hk = k == 0 ? h.x : (k == 1 ? h.y : h.z);
-        float pk = k == 0 ? p.x : (k == 1 ? p.y : p.z), dk = k == 0 ? d.x : (k == 1 ? d.y : d.z);
+        float hk = cc_v3_get(h, k), pk = cc_v3_get(p, k), dk = cc_v3_get(d, k);
         float face_sep = cc_minf(s * pk, s * (pk + dk)) - hk;
         /* The segment's direction in the box frame is rounded by its length. */
         float len = cc_v3_length(d);
         int over_face = face_sep >= dist - CC_CAPSULE_FACE_ROUNDING * (hk + fabsf(pk) + len);
         for (int j = 0; j < 3; ++j) {
-            float xj = j == 0 ? x.x : (j == 1 ? x.y : x.z), hj = j == 0 ? h.x : (j == 1 ? h.y : h.z);
+            float xj = cc_v3_get(x, j), hj = cc_v3_get(h, j);
             if (j != k && !(fabsf(xj) <= hj + CC_CAPSULE_FACE_ROUNDING * (hj + fabsf(xj) + len))) over_face = 0;
         }
-        if (over_face) n = cc_v3(k == 0 ? -s : 0.0f, k == 1 ? -s : 0.0f, k == 2 ? -s : 0.0f);
+        if (over_face) n = cc_capsule_box_inward(k, s);
     } else {
         float face = cc_box_least_penetration(c, cc_v3_add(h, ae), &k, &s);
         /* A segment crossing the box diagonally can leave with less travel
@@ -219,16 +225,13 @@ CC_HD void cc_collide_capsule_box(const cc_geom* a, const cc_geom* b, float thre
                 return;
             }
         }
-        n = cc_v3(k == 0 ? -s : 0.0f, k == 1 ? -s : 0.0f, k == 2 ? -s : 0.0f);
+        n = cc_capsule_box_inward(k, s);
     }
     m->normal = cc_frame_vector_out(&fb, n);
 
     /* lambda(t) = l0 + t dl; the projected segment pp + t dp lies on the
      * plane x_k = s h_k. |n_k| >= 1/sqrt(3) here, so the division is safe. */
-    float nk = k == 0 ? n.x : (k == 1 ? n.y : n.z);
-    float hk = k == 0 ? h.x : (k == 1 ? h.y : h.z);
-    float pk = k == 0 ? p.x : (k == 1 ? p.y : p.z);
-    float dk = k == 0 ? d.x : (k == 1 ? d.y : d.z);
+    float nk = cc_v3_get(n, k), hk = cc_v3_get(h, k), pk = cc_v3_get(p, k), dk = cc_v3_get(d, k);
     float l0 = (s * hk - pk) / nk, dl = -dk / nk;
     cc_vec3 pp = cc_v3_madd(p, n, l0), dp = cc_v3_madd(d, n, dl);
     float t0 = 0.0f, t1 = 1.0f;
