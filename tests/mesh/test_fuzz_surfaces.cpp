@@ -269,4 +269,60 @@ TEST(FuzzSurfaces, ShapesSunkPastATriangleTouchStraightAcrossItsNormal)
     }
 }
 
+// Flat ellipsoids a little above a tilted-plane heightfield, their lowest
+// point within a hundredth of a cell of an inner grid vertex: near a flat
+// face the query's own point is uncertain sideways, and every triangle
+// around the vertex once put it past an edge and left the contact to the
+// next. Each gets its contact, at the plane's distance.
+TEST(FuzzSurfaces, FlatEllipsoidsOverAHeightfieldVertexKeepTheirContact)
+{
+    ccfuzz::Random r(1207);
+    std::vector<ccfuzz::SurfacePair> pairs;
+    for (int i = 0; i < 200; ++i) {
+        ccfuzz::SurfacePair p;
+        p.kind = ccfuzz::kTiltedHeightfield;
+        double scale = r.log_uniform(0.01, 100.0);
+        p.rows = 3 + r.below(8);
+        p.cols = 3 + r.below(8);
+        p.hsize = {(float)scale, (float)(scale * r.log_uniform(0.3, 1)), (float)(scale * r.log_uniform(0.05, 0.5))};
+        p.h0 = (float)r.uniform(0.3, 0.7);
+        p.gx = (float)r.uniform(-0.3, 0.3);
+        p.gy = (float)r.uniform(-0.3, 0.3);
+        p.pose.q = r.rotation();
+        p.pose.p = {(float)(scale * r.uniform(-2, 2)), (float)(scale * r.uniform(-2, 2)), (float)(scale * r.uniform(-2, 2))};
+        p.gap = (float)(scale * r.log_uniform(1e-3, 0.05));
+        // Columns run along x, rows along y; X, Y in [-1, 1].
+        double cell = std::min(2.0 * p.hsize.x / (p.cols - 1), 2.0 * p.hsize.y / (p.rows - 1));
+        p.a.type = CC_SHAPE_ELLIPSOID;
+        p.a.size = {(float)(cell * r.uniform(0.5, 2)), (float)(cell * r.uniform(0.3, 1)), (float)(cell * r.log_uniform(0.01, 0.1))};
+        p.a.pose.q = p.pose.q;
+        double X = -1.0 + 2.0 * (1 + r.below(p.cols - 2)) / (p.cols - 1);
+        double Y = -1.0 + 2.0 * (1 + r.below(p.rows - 2)) / (p.rows - 1);
+        convref::Pose pose = convref::pose_from_quat(p.pose.q.x, p.pose.q.y, p.pose.q.z, p.pose.q.w, ccfuzz::to_v(p.pose.p));
+        convref::V vertex = convref::to_world(pose, convref::v3(X * p.hsize.x, Y * p.hsize.y, p.hsize.z * (p.h0 + p.gx * X + p.gy * Y)));
+        convref::V u, p0;
+        ccfuzz::plane_of(p, &u, &p0);
+        convref::V side = r.direction();
+        side = convref::unit(side - u * convref::dot(side, u)) * (0.01 * cell * r.uniform(0, 1));
+        // The ellipsoid's lowest point along -u, seen from its centre.
+        p.a.pose.p = {0, 0, 0};
+        convref::V low = convref::support(ccfuzz::core_of(p.a), u * -1.0);
+        convref::V c = vertex + side + u * (p.gap * r.uniform(0.1, 0.9)) - low;
+        p.a.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        pairs.push_back(p);
+    }
+    std::string error;
+    auto contacts = ccfuzz::collide_surface_pairs(pairs, cc_device_cpu(), &error);
+    ASSERT_TRUE(error.empty()) << error;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        std::string text = ccfuzz::describe_surface(pairs[i]);
+        ASSERT_FALSE(contacts[i].empty()) << text;
+        for (const ccfuzz::Finding& f : ccfuzz::score_surface(pairs[i], contacts[i]))
+            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << text;
+        double deepest = 1e30;
+        for (const cc_contact& c : contacts[i]) deepest = std::min(deepest, (double)c.distance);
+        EXPECT_NEAR(deepest, ccfuzz::surface_reference(pairs[i]).distance, 1e-5 * ccfuzz::surface_extent(pairs[i])) << text;
+    }
+}
+
 } // namespace
