@@ -9,7 +9,7 @@
  * dot(v, w)/|v| on the distance is below `tolerance`, when the lower bound
  * exceeds `limit` (the pair is farther apart than the caller cares about),
  * or when the origin is inside the simplex (the cores touch or overlap; the
- * caller then runs MPR). Iterations are capped. */
+ * caller then runs MPR, or EPA from that simplex). Iterations are capped. */
 #ifndef CC_KERNELS_CONVEX_GJK_H
 #define CC_KERNELS_CONVEX_GJK_H
 
@@ -44,6 +44,10 @@ typedef struct cc_gjk_result {
     cc_vec3 point_a;  /* closest point of A's core, pair coordinates */
     cc_vec3 point_b;  /* closest point of B's core (shift included) */
     int iterations;
+    /* CC_GJK_OVERLAP with the origin inside the last simplex: its four
+     * points of D, a tetrahedron that EPA can expand. */
+    int has_tetra;
+    cc_vec3 tetra[4];
 } cc_gjk_result;
 
 CC_HD cc_simplex_vertex cc_simplex_support(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift,
@@ -248,6 +252,7 @@ CC_HD_CALL void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, 
     r->status = CC_GJK_OVERLAP;
     r->normal = cc_v3(0.0f, 0.0f, 0.0f);
     r->iterations = 0;
+    r->has_tetra = 0;
     for (int it = 0; it < CC_GJK_MAX_ITERATIONS; ++it) {
         r->iterations = it + 1;
         float vlen = sqrtf(vv);
@@ -271,7 +276,11 @@ CC_HD_CALL void cc_gjk(const cc_convex* a, const cc_convex* b, cc_vec3 b_shift, 
         if (repeated) break;
         s.v[s.count++] = w;
         cc_vec3 nv;
-        if (!cc_simplex_reduce(&s, &nv)) return; /* origin inside: overlap */
+        if (!cc_simplex_reduce(&s, &nv)) { /* origin inside: overlap */
+            r->has_tetra = 1;
+            for (int i = 0; i < 4; ++i) r->tetra[i] = s.v[i].w;
+            return;
+        }
         float nvv = cc_v3_length_sq(nv);
         if (!(nvv < vv)) break; /* no progress: rounding has taken over; keep the last v */
         v = nv;

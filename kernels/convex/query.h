@@ -1686,9 +1686,51 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         r->path = CC_CONVEX_PATH_GJK;
         return 1;
     }
+    /* Two polytopes have a local optimum at every edge pair, which no face
+     * direction reaches: EPA, exact for them, runs at any overlap it can
+     * resolve, ten times its tolerance. (However shallow the overlap, the
+     * origin can lie near a ridge of D, where the climb may stop on the
+     * deeper of two facets; shallower than that, EPA's facets are no
+     * better than the climb's.) A capsule's core is a segment, an edge:
+     * across a thin hull its optima lie on edge pairs too (a capsule
+     * through a plate, pushed out past one rim or the other). */
+    int polytopes = cc_convex_core_has_edges(a) && cc_convex_core_has_edges(b);
+    float min_extent = cc_minf(a->extent, b->extent);
+    /* EPA's tolerance: relative to the smaller polytope, whose facets it
+     * must tell apart; else to the pair (a round shape's facets never
+     * end, and a finer stop only adds iterations). */
+    float epa_tolerance = CC_CONVEX_EPA_TOLERANCE * (polytopes ? min_extent : scale);
+    /* EPA's polytope lies inside D, so its nearest facet's distance bounds
+     * the depth from below, and no direction separates by more than the
+     * bound. A climb certified against it (cc_convex_certify) is the
+     * optimum, and the search ends there. Only where the bound resolves
+     * the slack: beside a much larger shape rounding of the pair's
+     * coordinates is coarser, and EPA keeps its own tolerance (a finer one
+     * fills its pools short of the optimum, and its facets are poorer
+     * starts). */
+    float slack = CC_CONVEX_CERTIFIED * min_extent, enough = 3.0e38f;
+    int certifiable = slack >= tol;
+    float epa_stop = certifiable ? cc_minf(epa_tolerance, 0.5f * slack) : epa_tolerance;
+    cc_epa_result e;
+    e.ok = 0;
     cc_mpr_result m;
-    cc_mpr(a, b, skin, CC_CONVEX_MPR_TOLERANCE * scale, &m);
-    r->iterations += m.iterations;
+    if (polytopes && g.has_tetra) {
+        /* GJK's last simplex encloses the origin. From it EPA reaches a
+         * facet of D in a few iterations (D of two polytopes is one), and
+         * its direction starts the climb: MPR's ray would only find a
+         * start, at more support evaluations than EPA takes. */
+        cc_epa(a, b, skin, epa_stop, 3.0e38f, g.tetra, &e);
+        r->iterations += e.iterations;
+    }
+    int epa_ran = e.ok;
+    if (epa_ran) {
+        m.hit = 1;
+        m.normal = e.normal;
+        m.has_tetra = 0;
+    } else {
+        cc_mpr(a, b, skin, CC_CONVEX_MPR_TOLERANCE * scale, &m);
+        r->iterations += m.iterations;
+    }
     r->path = CC_CONVEX_PATH_MPR;
     /* MPR misses when the cores are apart by about the skin (GJK, rounding
      * the other way, stopped within it): GJK's direction then, or the
@@ -1704,52 +1746,28 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     /* Relative to the cores: a sphere's core is a point, whose ray from the
      * other shape's centre can leave through the wrong face at any depth. */
     float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
-    /* Two polytopes have a local optimum at every edge pair, which no face
-     * direction reaches: EPA, exact for them, runs at any overlap it can
-     * resolve, ten times its tolerance. (However shallow the overlap, the
-     * origin can lie near a ridge of D, where the climb may stop on the
-     * deeper of two facets; shallower than that, EPA's facets are no
-     * better than the climb's.) A capsule's core is a segment, an edge:
-     * across a thin hull its optima lie on edge pairs too (a capsule
-     * through a plate, pushed out past one rim or the other). */
-    int polytopes = cc_convex_core_has_edges(a) && cc_convex_core_has_edges(b);
-    /* EPA's tolerance: relative to the smaller polytope, whose facets it
-     * must tell apart; else to the pair (a round shape's facets never
-     * end, and a finer stop only adds iterations). */
-    float epa_tolerance = CC_CONVEX_EPA_TOLERANCE * (polytopes ? cc_minf(a->extent, b->extent) : scale);
+    /* Whether EPA's bound proves the answer the optimum. */
+    int certified = 0;
     if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -10.0f * epa_tolerance)) {
         /* Overlapping enough for other local optima: the shapes' six axis
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's
          * direction are tried too. */
-        float min_extent = cc_minf(a->extent, b->extent);
         int deep = sep < -CC_CONVEX_DEEP * min_extent;
         int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
-        /* EPA first where it runs: its polytope lies inside D, so its
-         * nearest facet's distance bounds the depth from below, and no
-         * direction separates by more than the bound. A climb certified
-         * against it (cc_convex_certify) is the optimum, and the search
-         * ends there: the other starts can add no more. Only where the
-         * bound resolves the slack: beside a much larger shape rounding of
-         * the pair's coordinates is coarser, and EPA keeps its own
-         * tolerance (a finer one fills its pools short of the optimum, and
-         * its facets are poorer starts). */
-        float slack = CC_CONVEX_CERTIFIED * min_extent, enough = 3.0e38f;
-        int certifiable = slack >= tol;
-        cc_epa_result e;
-        e.ok = 0;
-        if (m.has_tetra && (polytopes || deep)) {
-            cc_epa(a, b, skin, certifiable ? cc_minf(epa_tolerance, 0.5f * slack) : epa_tolerance,
-                   certifiable ? skin - sep - slack : 3.0e38f, m.tetra, &e);
+        /* EPA first where it runs (if it has not): its bound may certify
+         * the climb, and the other starts can add no more. */
+        if (!epa_ran && m.has_tetra && (polytopes || deep)) {
+            cc_epa(a, b, skin, epa_stop, certifiable ? skin - sep - slack : 3.0e38f, m.tetra, &e);
             r->iterations += e.iterations;
-            if (e.ok && certifiable) enough = skin - e.depth - slack;
         }
-        int certified = e.ok && cc_convex_certify(a, b, &n, &sep, polished, enough, tol);
+        if (e.ok && certifiable) enough = skin - e.depth - slack;
+        certified = e.ok && cc_convex_certify(a, b, &n, &sep, polished, enough, tol);
         if (!certified && e.ok && e.converged && certifiable) {
-            /* The climb from MPR's direction stopped on another optimum;
-             * EPA's converged direction is within its tolerance of the one
-             * its bound admits, certified before any other start is made
-             * (the polish below makes it exact). */
+            /* The climb from the first direction stopped on another
+             * optimum; EPA's converged direction is within its tolerance of
+             * the one its bound admits, certified before any other start
+             * is made (the polish below makes it exact). */
             float sd = cc_convex_separation_along(a, b, e.normal);
             if (sd > sep) {
                 sep = sd;
@@ -1773,9 +1791,9 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         start[0] = start[1] = n;
         start_sep[0] = start_sep[1] = -3.0e38f;
         const cc_frame* frames[2] = {&a->f, &b->f};
-        /* Two polytopes go to EPA alone, exact for them, when MPR left it
-         * a tetrahedron; else to the shapes' own directions too. */
-        int epa_alone = polytopes && m.has_tetra;
+        /* Two polytopes go to EPA alone, exact for them, when it had a
+         * tetrahedron; else to the shapes' own directions too. */
+        int epa_alone = polytopes && (epa_ran || m.has_tetra);
         for (int k = 0; k < (epa_alone || certified ? 0 : 12); ++k) {
             const cc_frame* f = frames[k / 6];
             int axis = (k % 6) / 2;
@@ -1880,8 +1898,14 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         }
     }
     /* The faces around the answer (also after the alternatives: EPA may
-     * have gone alone). */
-    if (cc_convex_try_near_faces(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b))
+     * have gone alone), unless EPA's bound certified it for two
+     * polytopes: no face then separates more by more than the slack, and
+     * their sep falls off linearly from its optimum, so the direction is
+     * within slack / size of it and the polish makes it exact. (A round
+     * shape's sep is flat there: within the slack its direction can be
+     * degrees off, which a climb from a near face corrects.) */
+    if (!(certified && polytopes) &&
+        cc_convex_try_near_faces(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b))
         polished = 0;
     if (!polished) cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
     if (sep > limit) return 0;
