@@ -590,6 +590,8 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
 /* Iterations of the sharpening methods below, and their first probe [rad]. */
 #define CC_CONVEX_NEWTON_STEPS 6
 #define CC_CONVEX_NEWTON_PROBE 1.0e-3f
+/* Rounds of sharpening a deep answer gets while each gains. */
+#define CC_CONVEX_DEEP_SHARPEN_ROUNDS 3
 /* A gradient (the touching points' miss across n) within this fraction of
  * the smaller shape, or ten tolerances, is left as it is: a tenth of what
  * the fuzz harness's witness check allows, and most settled answers are
@@ -971,15 +973,27 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
     return 1;
 }
 
+/* The unit tangent of the ridge at n = n(t), towards growing t, from the
+ * derivative of n(t). (A difference of two rounded directions is off by
+ * 1e-4 of its length, and so leans that much along a long edge: the slope
+ * then took that fraction of the distance to the edge's far end, tens of
+ * metres away, and the secant ran off.) */
+CC_HD cc_vec3 cc_ridge_tangent(const cc_ridge* g, float t, cc_vec3 n)
+{
+    if (!g->cone) return cc_v3_normalize(cc_v3_reject(g->w, n));
+    cc_vec3 d = cc_v3_normalize(cc_v3_madd(g->rho, g->tau, t));
+    /* The azimuth turns square to itself; the side normal's axial part
+     * stays. */
+    cc_vec3 local = cc_v3(-d.y, d.x, 0.0f);
+    return cc_v3_scale(cc_v3_normalize(cc_frame_vector_out(&g->c->f, local)), g->sign);
+}
+
 /* sep along the ridge direction n(t) of g, and in *f its slope along
- * the ridge: (pb - pa) . u, u the ridge's unit tangent at n(t) (from a
- * central difference). */
+ * the ridge: (pb - pa) . u, u the ridge's unit tangent at n(t). */
 CC_HD float cc_ridge_slope(const cc_convex* a, const cc_convex* b, const cc_ridge* g, float t, cc_vec3* n, float* f)
 {
-    const float dt = 1.0e-3f;
     *n = cc_ridge_direction(g, t);
-    cc_vec3 tangent = cc_v3_sub(cc_ridge_direction(g, t + dt), cc_ridge_direction(g, t - dt));
-    tangent = cc_v3_normalize(cc_v3_reject(tangent, *n));
+    cc_vec3 tangent = cc_ridge_tangent(g, t, *n);
     cc_vec3 pa, pb;
     float s = cc_convex_separation(a, b, *n, &pa, &pb);
     *f = cc_v3_dot(cc_v3_sub(pb, pa), tangent);
@@ -990,10 +1004,10 @@ CC_HD float cc_ridge_slope(const cc_convex* a, const cc_convex* b, const cc_ridg
  * capsule's core, a side line): the optimum lies on the segment's ridge,
  * where sep is smooth along the ridge and creased across it. The secant
  * method on sep's slope along the ridge (cc_ridge_slope) ends what the
- * ascent's steps on sep leave (see cc_convex_newton). Returns 1 when it
- * moved *n. */
-CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, float tol, const cc_ridge* g, cc_vec3* n,
-                                      float* sep, int* evals)
+ * ascent's steps on sep leave (see cc_convex_newton); its steps stay at
+ * or above `floor`. Returns 1 when it moved *n. */
+CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, float tol, const cc_ridge* g, float floor,
+                                      cc_vec3* n, float* sep, int* evals)
 {
     cc_vec3 m;
     float f0, f1, t0 = 0.0f, t1 = CC_CONVEX_NEWTON_PROBE;
@@ -1002,9 +1016,6 @@ CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, fl
     if (!(fabsf(f0) > cc_convex_sharp(a, b, tol))) return 0; /* sharp already */
     cc_ridge_slope(a, b, g, t1, &m, &f1);
     (*evals)++;
-    /* As in cc_convex_newton, from the caller's n (the ridge's t = 0 is
-     * n made square to a segment, which can lie lower). */
-    float floor = *sep - tol;
     int moved = 0;
     for (int it = 0; it < CC_CONVEX_NEWTON_STEPS; ++it) {
         if (!(f1 != f0)) break;
@@ -1278,11 +1289,12 @@ CC_HD_CALL void cc_convex_sharpen_sets(const cc_convex* a, const cc_convex* b, c
  * point: from the settled normal, Newton's method on the gradient
  * (cc_convex_newton), or the secant method along a segment's ridge
  * (cc_convex_ridge_secant); then the features and the witness along the
- * sharper normal. Nothing changes unless sep holds within tol. (A disk's
+ * sharper normal. Nothing changes unless sep holds within tol (or, with
+ * gain_only, grows). (A disk's
  * rim point near the cap's normal swings round at the slightest turn, and
  * neither method converges there: disks are left as they are.) */
-CC_HD_CALL void cc_convex_sharpen(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep,
-                                  cc_convex_result* r)
+CC_HD_CALL void cc_convex_sharpen(const cc_convex* a, const cc_convex* b, float tol, int gain_only, cc_vec3* n,
+                                  float* sep, cc_convex_result* r)
 {
     /* What supports n exactly: a face, or two segments, fix the normal
      * (the polish makes it exact); a segment, its ridge. */
@@ -1292,13 +1304,32 @@ CC_HD_CALL void cc_convex_sharpen(const cc_convex* a, const cc_convex* b, float 
     cc_vec3 m = *n;
     float sm = *sep;
     cc_ridge g;
-    if (sa.count == 2 || sb.count == 2) {
-        if (!cc_ridge_of(a, b, &sa, &sb, m, 0, &g) || !cc_convex_ridge_secant(a, b, tol, &g, &m, &sm, &r->iterations))
-            return;
-    } else if (!cc_convex_newton(a, b, tol, &m, &sm, &r->iterations)) {
-        return;
+    /* As in cc_convex_newton, steps from the caller's n (the ridge's t = 0
+     * is n made square to a segment, which can lie lower) may lose tol;
+     * with gain_only, any step may, and only the end must gain. */
+    float floor = gain_only ? -3.0e38f : *sep - tol;
+    int moved;
+    if (sa.count == 2 || sb.count == 2)
+        moved = cc_ridge_of(a, b, &sa, &sb, m, 0, &g) &&
+                cc_convex_ridge_secant(a, b, tol, &g, floor, &m, &sm, &r->iterations);
+    else
+        moved = cc_convex_newton(a, b, tol, &m, &sm, &r->iterations);
+    if (gain_only && (r->feature_a.count == 2 || r->feature_b.count == 2)) {
+        /* Deep on a segment's crease (a small capsule across the round
+         * waist of a long ellipsoid, its two ends nearly tied): one end
+         * supports exactly, and Newton's steps, which cannot cross the
+         * crease, stall short of it. The query's segment gives the ridge
+         * to search too; the better end is kept. */
+        cc_vec3 k = *n;
+        float sk = *sep;
+        if (cc_ridge_of(a, b, &r->feature_a, &r->feature_b, k, 0, &g) &&
+            cc_convex_ridge_secant(a, b, tol, &g, floor, &k, &sk, &r->iterations) && (!moved || sk > sm)) {
+            m = k;
+            sm = sk;
+            moved = 1;
+        }
     }
-    if (!(sm >= *sep - tol)) return;
+    if (!moved || !(gain_only ? sm > *sep : sm >= *sep - tol)) return;
     *n = m;
     *sep = sm;
     /* The features along the sharper normal, a segment's end taken as the
@@ -1949,10 +1980,20 @@ CC_HD_CALL int cc_convex_query_sharp(const cc_convex* a, const cc_convex* b, flo
     if (!cc_convex_query(a, b, limit, r)) return 0;
     float tol = cc_convex_tolerance(a, b);
     if (!(tol > 0.0f)) return 1; /* two point cores: exact already */
-    /* Deep overlaps keep the query's normal: their optima are the
-     * multi-start climb's, and no resting contact is that deep. */
-    if (r->distance >= -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent))
-        cc_convex_sharpen(a, b, tol, &r->normal, &r->distance, r);
+    /* A deep overlap takes the sharper normal only where it separates
+     * more: its optima are the multi-start climb's, which a step allowed
+     * to lose tol could leave for a saddle. The climb can stall in a
+     * narrow valley of sep, where each step gains less than rounding of
+     * the pair's coordinates resolves (a small capsule at the centre of a
+     * long ellipsoid stopped on the ellipsoid's thin axis, 4 cm too deep
+     * and 3 degrees off); Newton's method walks there on the gradient, a
+     * few rounds while they gain (each starts its Jacobian afresh). */
+    int deep = r->distance < -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent);
+    for (int round = 0; round < (deep ? CC_CONVEX_DEEP_SHARPEN_ROUNDS : 1); ++round) {
+        float before = r->distance;
+        cc_convex_sharpen(a, b, tol, deep, &r->normal, &r->distance, r);
+        if (!(r->distance > before)) break;
+    }
     cc_convex_witness_exit(a, b, tol, r);
     return r->distance <= limit;
 }
