@@ -2,8 +2,9 @@
  * overlapping cores, where the separation function has several local optima
  * and MPR's ray can leave through the wrong side.
  *
- * Starts from MPR's last tetrahedron (its interior point and portal, which
- * enclose the origin) inside D = B - A, and repeatedly pushes out the face
+ * Starts from a tetrahedron inside D = B - A that encloses the origin
+ * (MPR's interior point and last portal, or GJK's last simplex, whose
+ * points of D lie inside the inflated D too), and repeatedly pushes out the face
  * nearest the origin to the support point along its normal, keeping the
  * polytope convex (the faces the new point sees, found by walking from the
  * nearest face to its neighbours, are replaced by a fan from the horizon).
@@ -12,8 +13,8 @@
  * the tolerance or the fixed pools are full, or when the lower bound
  * reaches `claim` (a depth the caller has found a direction for: the
  * polytope then proves that no direction is shallower by more than the
- * difference). Vertices are the inflated supports of MPR, so the depth is
- * the inflated one. */
+ * difference). New vertices are supports of the cores inflated by
+ * `inflate`, as MPR's are, so the depth is the inflated one. */
 #ifndef CC_KERNELS_CONVEX_EPA_H
 #define CC_KERNELS_CONVEX_EPA_H
 

@@ -1754,9 +1754,11 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         r->iterations += e.iterations;
     }
     int epa_ran = e.ok;
-    if (epa_ran) {
+    if (epa_ran) { /* EPA's answer stands for MPR's; no second EPA */
         m.hit = 1;
         m.normal = e.normal;
+        m.depth = e.depth;
+        m.iterations = 0;
         m.has_tetra = 0;
     } else {
         cc_mpr(a, b, skin, CC_CONVEX_MPR_TOLERANCE * scale, &m);
