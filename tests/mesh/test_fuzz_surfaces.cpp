@@ -282,12 +282,7 @@ TEST(FuzzSurfaces, FlatEllipsoidsOverAHeightfieldVertexKeepTheirContact)
         ccfuzz::SurfacePair p;
         p.kind = ccfuzz::kTiltedHeightfield;
         double scale = r.log_uniform(0.01, 100.0);
-        p.rows = 3 + r.below(8);
-        p.cols = 3 + r.below(8);
-        p.hsize = {(float)scale, (float)(scale * r.log_uniform(0.3, 1)), (float)(scale * r.log_uniform(0.05, 0.5))};
-        p.h0 = (float)r.uniform(0.3, 0.7);
-        p.gx = (float)r.uniform(-0.3, 0.3);
-        p.gy = (float)r.uniform(-0.3, 0.3);
+        ccfuzz::random_tilted_grid(r, scale, 3, 8, &p); // an inner vertex in each direction
         p.pose.q = r.rotation();
         p.pose.p = {(float)(scale * r.uniform(-2, 2)), (float)(scale * r.uniform(-2, 2)), (float)(scale * r.uniform(-2, 2))};
         p.gap = (float)(scale * r.log_uniform(1e-3, 0.05));

@@ -172,6 +172,18 @@ inline double surface_tolerance(const SurfacePair& p)
     return 1e-4 * small + 8.0 * 1.1920929e-7 * coords;
 }
 
+// A heightfield grid of `scale`: rows and columns each `first` plus up to
+// `spread` - 1 more, heights on a tilted plane.
+inline void random_tilted_grid(Random& r, double scale, int first, int spread, SurfacePair* p)
+{
+    p->rows = first + r.below(spread);
+    p->cols = first + r.below(spread);
+    p->hsize = {(float)scale, (float)(scale * r.log_uniform(0.3, 1)), (float)(scale * r.log_uniform(0.05, 0.5))};
+    p->h0 = (float)r.uniform(0.3, 0.7);
+    p->gx = (float)r.uniform(-0.3, 0.3);
+    p->gy = (float)r.uniform(-0.3, 0.3);
+}
+
 // A random pair of convex type ta and surface `kind` in pose class `pose_class`.
 inline SurfacePair random_surface_pair(Random& r, cc_shape_type ta, int kind, int pose_class)
 {
@@ -190,12 +202,7 @@ inline SurfacePair random_surface_pair(Random& r, cc_shape_type ta, int kind, in
                   (float)(scale * r.log_uniform(0.1, 1))};
         p.quads = 1 + r.below(6);
     } else {
-        p.rows = 2 + r.below(10);
-        p.cols = 2 + r.below(10);
-        p.hsize = {(float)scale, (float)(scale * r.log_uniform(0.3, 1)), (float)(scale * r.log_uniform(0.05, 0.5))};
-        p.h0 = (float)r.uniform(0.3, 0.7);
-        p.gx = (float)r.uniform(-0.3, 0.3);
-        p.gy = (float)r.uniform(-0.3, 0.3);
+        random_tilted_grid(r, scale, 2, 10, &p);
         if (r.chance(0.3)) p.gx = p.gy = 0.0f;
     }
     convref::Pose pose = convref::pose_from_quat(p.pose.q.x, p.pose.q.y, p.pose.q.z, p.pose.q.w, to_v(p.pose.p));
