@@ -14,7 +14,10 @@
  * reaches `claim` (a depth the caller has found a direction for: the
  * polytope then proves that no direction is shallower by more than the
  * difference). New vertices are supports of the cores inflated by
- * `inflate`, as MPR's are, so the depth is the inflated one. */
+ * `inflate`, as MPR's are, so the depth is the inflated one. The polytope
+ * lives in a state the caller keeps (cc_epa_begin, cc_epa_run): a run
+ * stopped at a coarse tolerance can be run on to a finer one, as if it had
+ * never stopped. */
 #ifndef CC_KERNELS_CONVEX_EPA_H
 #define CC_KERNELS_CONVEX_EPA_H
 
@@ -82,48 +85,85 @@ CC_HD int cc_epa_twin(const cc_epa_face* f, unsigned char i0, unsigned char i1)
     return 3;
 }
 
-CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, float claim,
-                       const cc_vec3* tetra, cc_epa_result* r)
-{
+/* EPA's polytope, kept between runs: a caller can stop it at a coarse
+ * tolerance, use the direction, and later run it on to a finer one (or to
+ * a claim) without starting over. */
+typedef struct cc_epa_state {
     cc_vec3 w[CC_EPA_MAX_VERTICES];
     cc_epa_face f[CC_EPA_MAX_FACES];
     /* Each face's distance from the origin, apart from the faces: the
      * nearest-face scan reads nothing else. */
     float dist[CC_EPA_MAX_FACES];
     unsigned char free_slot[CC_EPA_MAX_FACES];
-    int nv = 4, nf = 4, nfree = 0;
-    r->ok = 0;
-    r->converged = 0;
-    r->iterations = 0;
-    for (int i = 0; i < 4; ++i) w[i] = tetra[i];
+    int nv, nf, nfree;
+    int iterations; /* over all runs: also the mark of faces seen */
+    int stuck;      /* the polytope cannot grow (pools full, a tangle, no start) */
+    /* The direction whose support came nearest: the best separating
+     * direction seen (the upper bound), a start for callers when the pools
+     * fill before the bounds meet. */
+    float upper;
+    cc_vec3 upper_n;
+    /* The support a run stopped on (converged, so the polytope did not
+     * grow), and its face: the next run expands there without evaluating
+     * it again (-1: none). */
+    int pending;
+    cc_vec3 pending_p;
+} cc_epa_state;
+
+/* The tetrahedron's faces, each outward, and their neighbours; stuck when
+ * a face has no normal. */
+CC_HD_CALL void cc_epa_begin(cc_epa_state* s, const cc_vec3* tetra)
+{
+    s->nv = 4;
+    s->nf = 4;
+    s->nfree = 0;
+    s->iterations = 0;
+    s->stuck = 0;
+    s->upper = 3.0e38f;
+    s->upper_n = cc_v3(0.0f, 0.0f, 0.0f);
+    s->pending = -1;
+    for (int i = 0; i < 4; ++i) s->w[i] = tetra[i];
     /* The tetrahedron's faces and, across each edge, the face sharing it. */
     const unsigned char init[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
     const unsigned char init_adj[4][3] = {{1, 3, 2}, {2, 3, 0}, {0, 3, 1}, {1, 2, 0}};
+    const cc_vec3* w = s->w;
     int flip = cc_v3_dot(cc_v3_cross(cc_v3_sub(w[1], w[0]), cc_v3_sub(w[2], w[0])), cc_v3_sub(w[3], w[0])) > 0.0f;
     for (int i = 0; i < 4; ++i) {
         /* Outward: the opposite vertex behind every face. Reversed
          * (corners 1 and 2 swapped), edges 0 and 2 trade places, and so do
          * the faces across them. */
-        f[i].v[0] = init[i][0];
-        f[i].v[1] = init[i][flip ? 2 : 1];
-        f[i].v[2] = init[i][flip ? 1 : 2];
-        f[i].adj[0] = init_adj[i][flip ? 2 : 0];
-        f[i].adj[1] = init_adj[i][1];
-        f[i].adj[2] = init_adj[i][flip ? 0 : 2];
-        f[i].seen = 0;
-        dist[i] = cc_epa_plane(&f[i], w);
-        if (!(dist[i] < CC_EPA_FAR)) return;
+        cc_epa_face* f = &s->f[i];
+        f->v[0] = init[i][0];
+        f->v[1] = init[i][flip ? 2 : 1];
+        f->v[2] = init[i][flip ? 1 : 2];
+        f->adj[0] = init_adj[i][flip ? 2 : 0];
+        f->adj[1] = init_adj[i][1];
+        f->adj[2] = init_adj[i][flip ? 0 : 2];
+        f->seen = 0;
+        s->dist[i] = cc_epa_plane(f, w);
+        if (!(s->dist[i] < CC_EPA_FAR)) s->stuck = 1;
     }
+}
+
+/* Expands the polytope until the bounds meet within `tolerance`, the
+ * lower one reaches `claim`, or it cannot grow; r describes it then (not
+ * ok when it never had a nearest face). */
+CC_HD_CALL void cc_epa_run(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, float claim,
+                           cc_epa_state* s, cc_epa_result* r)
+{
+    cc_vec3* w = s->w;
+    cc_epa_face* f = s->f;
+    float* dist = s->dist;
+    unsigned char* free_slot = s->free_slot;
+    int nv = s->nv, nf = s->nf, nfree = s->nfree;
+    r->ok = 0;
+    r->converged = 0;
+    r->iterations = 0;
+    if (s->stuck && s->iterations == 0) return;
     int best = 0;
     float best_dist = 0.0f;
     cc_vec3 best_n = f[0].n;
-    /* The direction whose support came nearest: the best separating
-     * direction seen (the upper bound), a start for callers when the pools
-     * fill before the bounds meet. */
-    float upper = 3.0e38f;
-    cc_vec3 upper_n = cc_v3(0.0f, 0.0f, 0.0f);
-    for (int it = 0; it < 64; ++it) {
-        r->iterations = it + 1;
+    for (;;) {
         best = 0;
         float nearest = dist[0];
         for (int i = 1; i < nf; ++i)
@@ -131,25 +171,43 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
                 best = i;
                 nearest = dist[i];
             }
-        if (!(nearest < CC_EPA_FAR)) return;
+        if (!(nearest < CC_EPA_FAR)) {
+            s->stuck = 1;
+            return;
+        }
         best_dist = nearest;
         best_n = f[best].n;
         if (nearest >= claim) {
             r->converged = 1;
             break;
         }
-        /* The normal is a unit vector: the inflated support without a length. */
-        cc_vec3 p = cc_v3_madd(cc_simplex_support(a, b, cc_v3(0.0f, 0.0f, 0.0f), f[best].n).w, f[best].n, inflate);
+        if (s->stuck) break;
+        cc_vec3 p;
+        if (s->pending == best) {
+            p = s->pending_p;
+        } else {
+            if (s->iterations == 64) break;
+            s->iterations++;
+            r->iterations++;
+            /* The normal is a unit vector: the inflated support without a length. */
+            p = cc_v3_madd(cc_simplex_support(a, b, cc_v3(0.0f, 0.0f, 0.0f), f[best].n).w, f[best].n, inflate);
+        }
+        s->pending = -1;
         float height = cc_v3_dot(p, f[best].n);
-        if (height < upper) {
-            upper = height;
-            upper_n = f[best].n;
+        if (height < s->upper) {
+            s->upper = height;
+            s->upper_n = f[best].n;
         }
         if (height - nearest <= tolerance) {
             r->converged = 1;
+            s->pending = best;
+            s->pending_p = p;
             break;
         }
-        if (nv == CC_EPA_MAX_VERTICES) break;
+        if (nv == CC_EPA_MAX_VERTICES) {
+            s->stuck = 1;
+            break;
+        }
         /* The faces p sees, found by walking from the nearest one across
          * the edges of each; the edges to faces it does not see form the
          * horizon, in order around it. Nothing changes until the horizon
@@ -158,8 +216,11 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
          * goes with the faces seen. The nearest face sees p unless it is a
          * sliver whose first corner stands above p: the polytope cannot
          * grow there, and EPA stops. */
-        if (!(cc_v3_dot(f[best].n, cc_v3_sub(p, w[f[best].v[0]])) > 0.0f)) break;
-        unsigned char mark = (unsigned char)(it + 1);
+        if (!(cc_v3_dot(f[best].n, cc_v3_sub(p, w[f[best].v[0]])) > 0.0f)) {
+            s->stuck = 1;
+            break;
+        }
+        unsigned char mark = (unsigned char)s->iterations;
         unsigned char seen[CC_EPA_MAX_FACES];
         unsigned char stack_face[CC_EPA_MAX_FACES], stack_edge[CC_EPA_MAX_FACES], stack_left[CC_EPA_MAX_FACES];
         unsigned char horizon_face[CC_EPA_MAX_HORIZON], horizon_edge[CC_EPA_MAX_HORIZON];
@@ -212,12 +273,14 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
         }
         if (!ok || nh < 3) {
             for (int k = 0; k < ns; ++k) f[seen[k]].seen = 0;
+            s->stuck = 1;
             break;
         }
         /* The fan's nh faces take the freed slots first. */
         int fresh = nh - nfree - ns;
         if (fresh > 0 && nf + fresh > CC_EPA_MAX_FACES) {
             for (int k = 0; k < ns; ++k) f[seen[k]].seen = 0;
+            s->stuck = 1;
             break;
         }
         for (int k = 0; k < ns; ++k) {
@@ -230,7 +293,7 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
          * replaces had it) and the new point; its neighbours are the face
          * beyond the edge and the fans before and after. */
         unsigned char slot[CC_EPA_MAX_HORIZON];
-        for (int k = 0; k < nh; ++k) slot[k] = nfree > 0 ? free_slot[--nfree] : (unsigned char)nf++;
+        for (int k = 0; k < nh && k < CC_EPA_MAX_HORIZON; ++k) slot[k] = nfree > 0 ? free_slot[--nfree] : (unsigned char)nf++;
         for (int k = 0; k < nh; ++k) {
             cc_epa_face* h = &f[horizon_face[k]];
             int e = horizon_edge[k];
@@ -246,6 +309,9 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
             dist[slot[k]] = cc_epa_plane(t, w);
         }
     }
+    s->nv = nv;
+    s->nf = nf;
+    s->nfree = nfree;
     r->ok = 1;
     r->normal = cc_v3_neg(best_n);
     r->depth = best_dist;
@@ -267,13 +333,22 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
             r->candidate[k] = cc_v3_neg(f[i].n);
         }
     }
-    if (!r->converged && upper < 3.0e38f) {
+    if (!r->converged && s->upper < 3.0e38f) {
         /* The upper bound's direction first: the nearest faces of a
          * polytope stopped short can all lie beside the optimum. */
         for (int k = r->candidate_count; k > 0; --k) r->candidate[k] = r->candidate[k - 1];
-        r->candidate[0] = cc_v3_neg(upper_n);
+        r->candidate[0] = cc_v3_neg(s->upper_n);
         r->candidate_count++;
     }
+}
+
+/* EPA from a tetrahedron, in one run. */
+CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, float tolerance, float claim,
+                       const cc_vec3* tetra, cc_epa_result* r)
+{
+    cc_epa_state s;
+    cc_epa_begin(&s, tetra);
+    cc_epa_run(a, b, inflate, tolerance, claim, &s, r);
 }
 
 #endif

@@ -7,7 +7,9 @@
  *   - Otherwise MPR on the cores inflated by the skin. Resting pairs sit
  *     near distance 0, well inside the inflated band, so they take the MPR
  *     path every step and never flip between algorithms; at the band's edge
- *     both paths give the same distance.
+ *     both paths give the same distance. Two polytopes, and round shapes
+ *     deep along their centres' offset, take EPA from GJK's last simplex
+ *     instead: its direction is nearer the global optimum than MPR's ray.
  *   - MPR's direction is the ray's, not yet the minimum-depth one. The
  *     separation along a unit n, sep(n) = min over B of x.n - max over A of
  *     x.n, is at most the signed distance for every n and equal to it at the
@@ -15,7 +17,8 @@
  *     points. Steepest ascent on the sphere with a line search climbs from
  *     MPR's direction to the exact normal using support points only. Deep
  *     overlaps can have several local optima (one per face of a long box):
- *     EPA, started from MPR's last tetrahedron, finds the global one first.
+ *     EPA, started from GJK's or MPR's last tetrahedron, bounds the depth
+ *     from below, which certifies a climb as the global optimum.
  *   - sep has a kink at a face normal, where the ascent stalls a hair off
  *     the face; the faces and edges supporting the final direction offer the
  *     exact candidates (cc_convex_polish). */
@@ -69,6 +72,13 @@
  * the shapes are mostly inside each other). */
 #define CC_CONVEX_VERY_DEEP 0.2f
 #define CC_CONVEX_EPA_TOLERANCE 1.0e-5f
+/* EPA's first stop for round shapes, relative to the pair's size: a start
+ * for the climb, run on to the tolerance above only where overlaps are
+ * deep enough for other optima. */
+#define CC_CONVEX_EPA_START 1.0e-4f
+/* Round shapes start with EPA (not MPR) when their centres' offset shows
+ * them deeper than this fraction of the smaller extent. */
+#define CC_CONVEX_EPA_FIRST 0.1f
 /* A settled climb within this fraction of the smaller extent of EPA's
  * bound is the optimum: the other starts stop there (cc_convex_certify).
  * A twentieth of the accuracy asked of a deep answer; not relative to the
@@ -1742,16 +1752,28 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     float slack = CC_CONVEX_CERTIFIED * min_extent, enough = 3.0e38f;
     int certifiable = slack >= tol;
     float epa_stop = certifiable ? cc_minf(epa_tolerance, 0.5f * slack) : epa_tolerance;
+    cc_epa_state es;
     cc_epa_result e;
     e.ok = 0;
     cc_mpr_result m;
-    if (polytopes && g.has_tetra) {
+    if (g.has_tetra) {
         /* GJK's last simplex encloses the origin. From it EPA reaches a
          * facet of D in a few iterations (D of two polytopes is one), and
          * its direction starts the climb: MPR's ray would only find a
-         * start, at more support evaluations than EPA takes. */
-        cc_epa(a, b, skin, epa_stop, 3.0e38f, g.tetra, &e);
-        r->iterations += e.iterations;
+         * start, at more support evaluations than EPA takes.
+         * Round shapes take EPA first only when deep along their centres'
+         * offset (an upper bound on the depth; coincident centres are as
+         * deep as pairs come): shallower, MPR's ray lands nearer the optimum
+         * than a coarse EPA, at fewer evaluations. Their EPA stops coarse
+         * (the climb makes the direction exact) and runs on below when its
+         * bound is wanted. */
+        cc_vec3 apart = cc_v3_normalize(cc_v3_sub(cc_convex_center(b), cc_convex_center(a)));
+        float apart_sep = cc_v3_length_sq(apart) > 0.5f ? cc_convex_separation_along(a, b, apart) : -3.0e38f;
+        if (polytopes || !(apart_sep > -CC_CONVEX_EPA_FIRST * min_extent)) {
+            cc_epa_begin(&es, g.tetra);
+            cc_epa_run(a, b, skin, polytopes ? epa_stop : cc_maxf(CC_CONVEX_EPA_START * scale, epa_stop), 3.0e38f, &es, &e);
+            r->iterations += e.iterations;
+        }
     }
     int epa_ran = e.ok;
     if (epa_ran) { /* EPA's answer stands for MPR's; no second EPA */
@@ -1790,8 +1812,13 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
         /* EPA first where it runs (if it has not): its bound may certify
          * the climb, and the other starts can add no more. */
-        if (!epa_ran && m.has_tetra && (polytopes || deep)) {
-            cc_epa(a, b, skin, epa_stop, certifiable ? skin - sep - slack : 3.0e38f, m.tetra, &e);
+        float claim = certifiable ? skin - sep - slack : 3.0e38f;
+        if (epa_ran && !polytopes) {
+            cc_epa_run(a, b, skin, epa_stop, claim, &es, &e);
+            r->iterations += e.iterations;
+        } else if (!epa_ran && m.has_tetra && (polytopes || deep)) {
+            cc_epa_begin(&es, m.tetra);
+            cc_epa_run(a, b, skin, epa_stop, claim, &es, &e);
             r->iterations += e.iterations;
         }
         if (e.ok && certifiable) enough = skin - e.depth - slack;

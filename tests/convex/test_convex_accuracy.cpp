@@ -881,6 +881,64 @@ TEST(ConvexAccuracy, EpaBoundsTheDepthAndConvergesOnRoundPairs)
     EXPECT_GE(converged, 0.85 * runs); // 0.92 here; 0.71 with 40 vertices
 }
 
+// EPA kept between runs, as the deep overlap path runs it on round shapes:
+// from GJK's last simplex, stopped coarse for the climb's start, then run
+// on to the tolerance that certifies. The coarse stop bounds the depth from
+// below, within its own tolerance once converged, and running on is the
+// same expansion as one run to the fine tolerance from the same simplex:
+// the same answer, to the bit.
+TEST(ConvexAccuracy, EpaRunOnFromACoarseStopMatchesOneRun)
+{
+    const int kPoses = 150;
+    const std::pair<int, int> kPairs[] = {{CC_SHAPE_ELLIPSOID, CC_SHAPE_ELLIPSOID}, {CC_SHAPE_CYLINDER, CC_SHAPE_ELLIPSOID},
+                                          {CC_SHAPE_CYLINDER, CC_SHAPE_CYLINDER}, {CC_SHAPE_BOX, CC_SHAPE_CYLINDER}};
+    std::mt19937 rng(20261207);
+    int runs = 0, converged = 0;
+    for (const auto& pt : kPairs) {
+        for (int i = 0; i < kPoses; ++i) {
+            Body a = random_body(rng, pt.first), b = random_body(rng, pt.second);
+            place(a, &b, random_unit(rng), uni(rng, -0.4f, -0.1f));
+            cc_convex ca = cc_convex_of(&a.g, a.type, a.g.xf.p), cb = cc_convex_of(&b.g, b.type, a.g.xf.p);
+            float small = std::min(ca.extent, cb.extent), scale = ca.extent + cb.extent;
+            float skin = CC_CONVEX_SKIN * small, fine = 0.5f * CC_CONVEX_CERTIFIED * small;
+            float coarse = CC_CONVEX_EPA_START * scale;
+            cc_gjk_result g;
+            cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
+            cc_gjk(&ca, &cb, zero, zero, 3.0e38f, skin, CC_CONVEX_GJK_TOLERANCE * small, &g);
+            if (g.status == CC_GJK_BEYOND || !g.has_tetra) continue;
+            double depth = skin - convref::signed_distance(ref_of(a), ref_of(b)).distance;
+            double rounding = 4e-7 * (size_of(a) + size_of(b) + 2.0);
+            cc_epa_state s;
+            cc_epa_begin(&s, g.tetra);
+            cc_epa_result first, on, once;
+            cc_epa_run(&ca, &cb, skin, coarse, 3.0e38f, &s, &first);
+            ASSERT_TRUE(first.ok) << pair_text(a, b);
+            ++runs;
+            EXPECT_LE(first.depth, depth + rounding) << "coarse bound above the depth: " << pair_text(a, b);
+            if (first.converged) {
+                EXPECT_GE(first.depth, depth - coarse - rounding) << "coarse stop short: " << pair_text(a, b);
+            }
+            cc_epa_run(&ca, &cb, skin, fine, 3.0e38f, &s, &on);
+            cc_epa(&ca, &cb, skin, fine, 3.0e38f, g.tetra, &once);
+            ASSERT_TRUE(on.ok && once.ok) << pair_text(a, b);
+            EXPECT_EQ(on.converged, once.converged) << pair_text(a, b);
+            EXPECT_EQ(on.depth, once.depth) << pair_text(a, b);
+            EXPECT_EQ(on.normal.x, once.normal.x) << pair_text(a, b);
+            EXPECT_EQ(on.normal.y, once.normal.y) << pair_text(a, b);
+            EXPECT_EQ(on.normal.z, once.normal.z) << pair_text(a, b);
+            EXPECT_EQ(first.iterations + on.iterations, once.iterations) << pair_text(a, b);
+            EXPECT_LE(on.depth, depth + rounding) << "bound above the depth: " << pair_text(a, b);
+            if (on.converged) {
+                ++converged;
+                EXPECT_GE(on.depth, depth - fine - rounding) << "run on stopped short: " << pair_text(a, b);
+            }
+        }
+    }
+    std::printf("EPA run on from a coarse stop, %d deep round pairs: %d converged\n", runs, converged);
+    EXPECT_GT(runs, 400);
+    EXPECT_GE(converged, 0.8 * runs);
+}
+
 TEST(ConvexAccuracy, PlaneConvexMatchesAnalyticPlane)
 {
     const int kPoses = 10000; // per shape type
