@@ -317,6 +317,18 @@ CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform 
     return listed ? CC_SURFACE_ASK_NEIGHBOUR : CC_SURFACE_KEEP;
 }
 
+/* Whether a contact at a vertex, tilted out over it, has flat or concave
+ * edges on both sides there: the triangles across them are nearer, and
+ * the triangle leaves it to them without asking. */
+CC_HD int cc_surface_flat_vertex_drops(int feature, unsigned flags)
+{
+    int kind = feature & CC_TRI_KIND_MASK;
+    if (feature < 0 || kind < CC_TRI_VERTEX0 || !(feature & CC_TRI_OUTSIDE)) return 0;
+    int k = kind - CC_TRI_VERTEX0, kp = k == 0 ? 2 : k - 1;
+    return !(flags & (CC_TRI_EDGE_OPEN(k) | CC_TRI_EDGE_OPEN(kp))) && (flags & CC_TRI_EDGE_FLAT(k)) &&
+           (flags & CC_TRI_EDGE_FLAT(kp));
+}
+
 /* cc_triangle_keep_feature with the neighbours read from the surface: an
  * edge whose neighbour does not clearly face A (culled: A's reference
  * point behind it) is this triangle's alone, and a vertex is kept by the
@@ -366,12 +378,10 @@ CC_HD_CALL int cc_surface_keep_feature(const cc_model_view* m, int s, cc_transfo
         *ask_count = 1;
         return CC_SURFACE_ASK_NEIGHBOUR;
     }
-    int k = kind - CC_TRI_VERTEX0, kp = k == 0 ? 2 : k - 1;
+    int k = kind - CC_TRI_VERTEX0;
     /* The flag rules first: a tilted contact over flat or concave edges on
      * both sides is the neighbours' (their own face contacts are closer). */
-    if ((feature & CC_TRI_OUTSIDE) && !(flags & (CC_TRI_EDGE_OPEN(k) | CC_TRI_EDGE_OPEN(kp))) &&
-        (flags & CC_TRI_EDGE_FLAT(k)) && (flags & CC_TRI_EDGE_FLAT(kp)))
-        return CC_SURFACE_DROP;
+    if (cc_surface_flat_vertex_drops(feature, flags)) return CC_SURFACE_DROP;
     return cc_surface_fan_owner(m, s, local, id, k, ref_local, ref_is_core, ref_is_core ? 0 : asks,
                                 ref_is_core ? 0 : ask_count);
 }
@@ -535,8 +545,13 @@ CC_HD_CALL int cc_mesh_others_keep(const cc_mesh_context* x, int ta, const cc_ge
         cc_manifold other;
         int f = cc_mesh_triangle_query(x, ta, ga, asks[i], q, &threshold, &other);
         if (f == CC_TRI_NONE) continue;
-        if (f != CC_TRI_FACE) return 1;
         unsigned flags = cc_surface_triangle_flags(x->m, x->b.shape, asks[i]);
+        /* A vertex contact the asked triangle leaves to its flat
+         * neighbours is not kept there: where the vertex sits on a sharp
+         * edge of the surface (a box's, split into triangles), those
+         * neighbours are the askers, tilted over the same vertex. */
+        if (cc_surface_flat_vertex_drops(f, flags)) continue;
+        if (f != CC_TRI_FACE) return 1;
         if (cc_mesh_keep_mask(x, asks[i], CC_SURFACE_KEEP, f, q, ref, flags, &other)) return 1;
     }
     return 0;

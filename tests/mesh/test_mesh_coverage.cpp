@@ -162,6 +162,49 @@ TEST_P(MeshCoverage, PenetratingShapesWithTheirCentreOutsideATessellatedBoxGetCo
     EXPECT_GT(tested, 100);
 }
 
+TEST_P(MeshCoverage, ShapesNearestABoxEdgeAtATessellationVertexGetThatDistance)
+{
+    // A box of 2 x 2 quads a face has a vertex in the middle of each edge,
+    // where four triangles of the two faces meet besides the two along the
+    // edge. Each probe, turned at random, has its lowest point along -n at
+    // distance d from such a vertex E, n square to the edge and between the
+    // two faces' normals: the box is exactly d away, through E, and the
+    // mesh's nearest contact must say so. (The triangles around E each left
+    // the vertex to another, which dropped it too, and only a farther edge
+    // contact remained.)
+    const cc_vec3 h = {0.1f, 0.12f, 0.05f};
+    const convref::V edge_vertex = convref::v3(h.x, 0.0, -h.z);
+    const float gap = 0.01f;
+    std::mt19937 g(11);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    int tested = 0;
+    for (int p = 0; p < kProbeCount; ++p)
+        for (int k = 0; k < 24; ++k) {
+            float s = 0.02f + 0.04f * u(g);
+            double phi = 0.1 + (0.5 * 3.14159265358979 - 0.2) * u(g);
+            convref::V n = convref::v3(std::cos(phi), 0.0, -std::sin(phi));
+            double d = 0.0005 + 0.008 * u(g);
+            cc_quat q = random_rotation(g);
+            double radius;
+            convref::Shape core = probe_core(p, s, {0.0f, 0.0f, 0.0f}, q, &radius);
+            convref::V lowest = convref::support(core, -n) - n * radius; // from the probe's centre
+            convref::V c = edge_vertex + n * d - lowest;
+            cc_vec3 pos = {(float)c.x, (float)c.y, (float)c.z};
+            auto probe = [&](cc_builder* b) { add_probe(b, p, s, pos, q); };
+            std::vector<cc_contact> ref = against_box(device(), h, 0, gap, probe);
+            std::vector<cc_contact> got = against_box(device(), h, 2, gap, probe);
+            ASSERT_FALSE(ref.empty()) << probe_name(p) << " at distance " << d;
+            ++tested;
+            // Float poses and vertices: a few ulps of the coordinates.
+            EXPECT_NEAR(min_distance(ref), d, 2e-6) << probe_name(p);
+            ASSERT_FALSE(got.empty()) << probe_name(p) << " size " << s << " at distance " << d;
+            EXPECT_NEAR(min_distance(got), min_distance(ref), 2e-6)
+                << probe_name(p) << " size " << s << " at " << pos.x << " " << pos.y << " " << pos.z << " q " << q.x
+                << " " << q.y << " " << q.z << " " << q.w;
+        }
+    EXPECT_EQ(tested, kProbeCount * 24);
+}
+
 TEST_P(MeshCoverage, AThinDiskNearAFineMeshGetsNoPhantomContacts)
 {
     // A disk (radius 1.39, half height 0.0107) at least 0.21 m from a cube
