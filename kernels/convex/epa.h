@@ -52,7 +52,7 @@ typedef struct cc_epa_result {
     /* When the pools fill up before convergence, the best direction seen
      * and the CC_EPA_CANDIDATES nearest faces' normals (contact-normal
      * convention, nearest first) mark where the optimum can be; callers
-     * refine from them. */
+     * refine from them (cc_epa_candidates fills them; a run leaves none). */
     int candidate_count;
     cc_vec3 candidate[CC_EPA_CANDIDATES + 1];
 } cc_epa_result;
@@ -315,10 +315,20 @@ CC_HD_CALL void cc_epa_run(const cc_convex* a, const cc_convex* b, float inflate
     r->ok = 1;
     r->normal = cc_v3_neg(best_n);
     r->depth = best_dist;
-    /* The nearest few live faces, by insertion into a short sorted list. */
+    r->candidate_count = 0;
+}
+
+/* Fills r's candidates from the polytope r describes (callers that refine
+ * from them ask; most answers never need them): the nearest few live
+ * faces, by insertion into a short sorted list, after the upper bound's
+ * direction when the run stopped short. */
+CC_HD void cc_epa_candidates(const cc_epa_state* s, cc_epa_result* r)
+{
+    const float* dist = s->dist;
+    const cc_epa_face* f = s->f;
     float near_dist[CC_EPA_CANDIDATES];
     r->candidate_count = 0;
-    for (int i = 0; i < nf; ++i) {
+    for (int i = 0; i < s->nf; ++i) {
         if (!(dist[i] < CC_EPA_FAR)) continue;
         int k = r->candidate_count < CC_EPA_CANDIDATES ? r->candidate_count++ : CC_EPA_CANDIDATES;
         while (k > 0 && near_dist[k - 1] > dist[i]) {
@@ -349,6 +359,7 @@ CC_HD_CALL void cc_epa(const cc_convex* a, const cc_convex* b, float inflate, fl
     cc_epa_state s;
     cc_epa_begin(&s, tetra);
     cc_epa_run(a, b, inflate, tolerance, claim, &s, r);
+    if (r->ok) cc_epa_candidates(&s, r);
 }
 
 #endif

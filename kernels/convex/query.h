@@ -1895,6 +1895,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
          * very deep, each is a start (the best start does not always climb
          * highest); otherwise the best of them. */
         int first = starts;
+        if (!certified && e.ok) cc_epa_candidates(&es, &e);
         for (int k = 0; !certified && e.ok && k < e.candidate_count; ++k) {
             float sd = cc_convex_separation_along(a, b, e.candidate[k]);
             if (very_deep || starts == first) {
