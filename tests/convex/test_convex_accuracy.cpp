@@ -836,6 +836,35 @@ TEST(ConvexAccuracy, GenericPathMatchesAnalyticPairs)
 
 cc_quat qmul(cc_quat a, cc_quat b) { return cc_q_normalize(cc_q_mul(a, b)); }
 
+// A pair placed 10 to 40 % of the smaller size into each other at random,
+// in the pair coordinates the query uses (A's centre), with the skin and
+// the certifying EPA tolerance of the deep overlap path, and the inflated
+// cores' depth by the reference with the rounding its support points allow
+// (a few ulps of the pair's coordinates).
+struct DeepPair {
+    Body a, b;
+    cc_convex ca, cb;
+    float small, scale, skin, fine;
+    double depth, rounding;
+};
+
+DeepPair deep_pair(std::mt19937& rng, int type_a, int type_b)
+{
+    DeepPair p;
+    p.a = random_body(rng, type_a);
+    p.b = random_body(rng, type_b);
+    place(p.a, &p.b, random_unit(rng), uni(rng, -0.4f, -0.1f));
+    p.ca = cc_convex_of(&p.a.g, p.a.type, p.a.g.xf.p);
+    p.cb = cc_convex_of(&p.b.g, p.b.type, p.a.g.xf.p);
+    p.small = std::min(p.ca.extent, p.cb.extent);
+    p.scale = p.ca.extent + p.cb.extent;
+    p.skin = CC_CONVEX_SKIN * p.small;
+    p.fine = 0.5f * CC_CONVEX_CERTIFIED * p.small;
+    p.depth = p.skin - convref::signed_distance(ref_of(p.a), ref_of(p.b)).distance;
+    p.rounding = 4e-7 * (size_of(p.a) + size_of(p.b) + 2.0);
+    return p;
+}
+
 // EPA on deep pairs of round shapes, as the deep overlap path runs it (on
 // MPR's tetrahedron, the inflated cores, the tolerance that certifies a
 // climb): its nearest face never claims more depth than the reference's
@@ -852,11 +881,11 @@ TEST(ConvexAccuracy, EpaBoundsTheDepthAndConvergesOnRoundPairs)
     int runs = 0, converged = 0;
     for (const auto& pt : kPairs) {
         for (int i = 0; i < kPoses; ++i) {
-            Body a = random_body(rng, pt.first), b = random_body(rng, pt.second);
-            place(a, &b, random_unit(rng), uni(rng, -0.4f, -0.1f));
-            cc_convex ca = cc_convex_of(&a.g, a.type, a.g.xf.p), cb = cc_convex_of(&b.g, b.type, a.g.xf.p);
-            float small = std::min(ca.extent, cb.extent), scale = ca.extent + cb.extent;
-            float skin = CC_CONVEX_SKIN * small, tolerance = 0.5f * CC_CONVEX_CERTIFIED * small;
+            DeepPair p = deep_pair(rng, pt.first, pt.second);
+            const Body &a = p.a, &b = p.b;
+            const cc_convex &ca = p.ca, &cb = p.cb;
+            float skin = p.skin, tolerance = p.fine, scale = p.scale;
+            double depth = p.depth, rounding = p.rounding;
             cc_mpr_result m;
             cc_mpr(&ca, &cb, skin, CC_CONVEX_MPR_TOLERANCE * scale, &m);
             if (!m.has_tetra) continue;
@@ -865,10 +894,6 @@ TEST(ConvexAccuracy, EpaBoundsTheDepthAndConvergesOnRoundPairs)
             ASSERT_TRUE(e.ok) << pair_text(a, b);
             ++runs;
             converged += e.converged;
-            // Depth of the inflated cores by the reference; rounding of the
-            // support points allows a few ulps of the pair's coordinates.
-            double depth = skin - convref::signed_distance(ref_of(a), ref_of(b)).distance;
-            double rounding = 4e-7 * (size_of(a) + size_of(b) + 2.0);
             EXPECT_LE(e.depth, depth + rounding) << "EPA's bound above the depth: " << pair_text(a, b);
             if (e.converged) {
                 EXPECT_GE(e.depth, depth - tolerance - rounding) << "EPA converged short: " << pair_text(a, b);
@@ -896,41 +921,35 @@ TEST(ConvexAccuracy, EpaRunOnFromACoarseStopMatchesOneRun)
     int runs = 0, converged = 0;
     for (const auto& pt : kPairs) {
         for (int i = 0; i < kPoses; ++i) {
-            Body a = random_body(rng, pt.first), b = random_body(rng, pt.second);
-            place(a, &b, random_unit(rng), uni(rng, -0.4f, -0.1f));
-            cc_convex ca = cc_convex_of(&a.g, a.type, a.g.xf.p), cb = cc_convex_of(&b.g, b.type, a.g.xf.p);
-            float small = std::min(ca.extent, cb.extent), scale = ca.extent + cb.extent;
-            float skin = CC_CONVEX_SKIN * small, fine = 0.5f * CC_CONVEX_CERTIFIED * small;
-            float coarse = CC_CONVEX_EPA_START * scale;
+            DeepPair p = deep_pair(rng, pt.first, pt.second);
+            float coarse = CC_CONVEX_EPA_START * p.scale;
             cc_gjk_result g;
             cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
-            cc_gjk(&ca, &cb, zero, zero, 3.0e38f, skin, CC_CONVEX_GJK_TOLERANCE * small, &g);
+            cc_gjk(&p.ca, &p.cb, zero, zero, 3.0e38f, p.skin, CC_CONVEX_GJK_TOLERANCE * p.small, &g);
             if (g.status == CC_GJK_BEYOND || !g.has_tetra) continue;
-            double depth = skin - convref::signed_distance(ref_of(a), ref_of(b)).distance;
-            double rounding = 4e-7 * (size_of(a) + size_of(b) + 2.0);
             cc_epa_state s;
             cc_epa_begin(&s, g.tetra);
             cc_epa_result first, on, once;
-            cc_epa_run(&ca, &cb, skin, coarse, 3.0e38f, &s, &first);
-            ASSERT_TRUE(first.ok) << pair_text(a, b);
+            cc_epa_run(&p.ca, &p.cb, p.skin, coarse, 3.0e38f, &s, &first);
+            ASSERT_TRUE(first.ok) << pair_text(p.a, p.b);
             ++runs;
-            EXPECT_LE(first.depth, depth + rounding) << "coarse bound above the depth: " << pair_text(a, b);
+            EXPECT_LE(first.depth, p.depth + p.rounding) << "coarse bound above the depth: " << pair_text(p.a, p.b);
             if (first.converged) {
-                EXPECT_GE(first.depth, depth - coarse - rounding) << "coarse stop short: " << pair_text(a, b);
+                EXPECT_GE(first.depth, p.depth - coarse - p.rounding) << "coarse stop short: " << pair_text(p.a, p.b);
             }
-            cc_epa_run(&ca, &cb, skin, fine, 3.0e38f, &s, &on);
-            cc_epa(&ca, &cb, skin, fine, 3.0e38f, g.tetra, &once);
-            ASSERT_TRUE(on.ok && once.ok) << pair_text(a, b);
-            EXPECT_EQ(on.converged, once.converged) << pair_text(a, b);
-            EXPECT_EQ(on.depth, once.depth) << pair_text(a, b);
-            EXPECT_EQ(on.normal.x, once.normal.x) << pair_text(a, b);
-            EXPECT_EQ(on.normal.y, once.normal.y) << pair_text(a, b);
-            EXPECT_EQ(on.normal.z, once.normal.z) << pair_text(a, b);
-            EXPECT_EQ(first.iterations + on.iterations, once.iterations) << pair_text(a, b);
-            EXPECT_LE(on.depth, depth + rounding) << "bound above the depth: " << pair_text(a, b);
+            cc_epa_run(&p.ca, &p.cb, p.skin, p.fine, 3.0e38f, &s, &on);
+            cc_epa(&p.ca, &p.cb, p.skin, p.fine, 3.0e38f, g.tetra, &once);
+            ASSERT_TRUE(on.ok && once.ok) << pair_text(p.a, p.b);
+            EXPECT_EQ(on.converged, once.converged) << pair_text(p.a, p.b);
+            EXPECT_EQ(on.depth, once.depth) << pair_text(p.a, p.b);
+            EXPECT_EQ(on.normal.x, once.normal.x) << pair_text(p.a, p.b);
+            EXPECT_EQ(on.normal.y, once.normal.y) << pair_text(p.a, p.b);
+            EXPECT_EQ(on.normal.z, once.normal.z) << pair_text(p.a, p.b);
+            EXPECT_EQ(first.iterations + on.iterations, once.iterations) << pair_text(p.a, p.b);
+            EXPECT_LE(on.depth, p.depth + p.rounding) << "bound above the depth: " << pair_text(p.a, p.b);
             if (on.converged) {
                 ++converged;
-                EXPECT_GE(on.depth, depth - fine - rounding) << "run on stopped short: " << pair_text(a, b);
+                EXPECT_GE(on.depth, p.depth - p.fine - p.rounding) << "run on stopped short: " << pair_text(p.a, p.b);
             }
         }
     }
