@@ -1767,9 +1767,13 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
          * than a coarse EPA, at fewer evaluations. Their EPA stops coarse
          * (the climb makes the direction exact) and runs on below when its
          * bound is wanted. */
-        cc_vec3 apart = cc_v3_normalize(cc_v3_sub(cc_convex_center(b), cc_convex_center(a)));
-        float apart_sep = cc_v3_length_sq(apart) > 0.5f ? cc_convex_separation_along(a, b, apart) : -3.0e38f;
-        if (polytopes || !(apart_sep > -CC_CONVEX_EPA_FIRST * min_extent)) {
+        int epa_first = polytopes;
+        if (!polytopes) {
+            cc_vec3 apart = cc_v3_normalize(cc_v3_sub(cc_convex_center(b), cc_convex_center(a)));
+            epa_first = !(cc_v3_length_sq(apart) > 0.5f) ||
+                        !(cc_convex_separation_along(a, b, apart) > -CC_CONVEX_EPA_FIRST * min_extent);
+        }
+        if (epa_first) {
             cc_epa_begin(&es, g.tetra);
             cc_epa_run(a, b, skin, polytopes ? epa_stop : cc_maxf(CC_CONVEX_EPA_START * scale, epa_stop), 3.0e38f, &es, &e);
             r->iterations += e.iterations;
