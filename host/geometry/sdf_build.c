@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host/geometry/bvh_build.h"
+#include "host/geometry/nearest_block.h"
 #include "host/geometry/sdf_volume.h"
 #include "host/geometry/winding.h"
 #include "host/testing.h"
@@ -102,99 +103,187 @@ static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tr
     return CC_OK;
 }
 
-/* Exact distances: OpenVDB's level set says where the band lies and which
- * side is inside, and the nearest triangle how far (OpenVDB's own values,
- * propagated outward from the surface, are off by up to 0.15 voxel two or
- * three voxels out on a tessellated sphere). The band's samples, clamped to
- * the band, then the brick corners. */
-/* The band without OpenVDB: the lattice as OpenVDB's, and a brick stored
- * when its centre lies within the band plus the brick's half diagonal of a
- * triangle (a superset of the bricks with a sample in the band). The signs
- * come from the winding number afterwards, as for an open mesh. */
-static cc_status own_band(const cc_vec3* v, const int* tris, const cc_bvh_node* nodes, const int* prims, float voxel,
-                          cc_vec3 lower, cc_vec3 upper, float band_lo, float band_hi, cc_sdf_volume* vol)
+/* Exact distances from the brick corners (the coarse grid) to the nearest
+ * triangle, unsigned. */
+static cc_status corner_distances(const cc_vec3* v, const int* tris, const cc_bvh_node* nodes, const int* prims,
+                                  const cc_sdf_volume* lattice, float** out, int* count)
+{
+    int cx = lattice->nx / CC_SDF_BRICK + 1, cy = lattice->ny / CC_SDF_BRICK + 1, cz = lattice->nz / CC_SDF_BRICK + 1;
+    *count = cx * cy * cz;
+    *out = (float*)cc_host_alloc(sizeof(float) * (size_t)*count);
+    if (!*out) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %d coarse corners", *count);
+    float span = lattice->voxel * CC_SDF_BRICK;
+    /* Corners deep inside cost the most (many triangles nearly as near). */
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int c = 0; c < *count; ++c) {
+        int i = c % cx, j = (c / cx) % cy, k = c / (cx * cy);
+        cc_vec3 p = cc_v3_add(lattice->origin, cc_v3((float)i * span, (float)j * span, (float)k * span));
+        (*out)[c] = nearest_distance(p, nodes, prims, v, tris, FLT_MAX);
+    }
+    return CC_OK;
+}
+
+/* The bricks that may hold a sample inside the band: every sample lies
+ * within half a brick's diagonal of one of its brick's corners, and the
+ * distance changes no faster than the point, so a brick whose corners are
+ * all farther than the band plus that half diagonal holds none. */
+static unsigned char* wanted_bricks(const cc_sdf_volume* lattice, const float* corner, float reach)
+{
+    int bx = lattice->nx / CC_SDF_BRICK, by = lattice->ny / CC_SDF_BRICK, bz = lattice->nz / CC_SDF_BRICK;
+    int cx = bx + 1, cy = by + 1;
+    float within = reach + 0.5f * 1.7320508f * CC_SDF_BRICK * lattice->voxel * 1.001f; /* a little over, for rounding */
+    unsigned char* wanted = (unsigned char*)cc_host_alloc((size_t)bx * by * bz);
+    if (!wanted) return NULL;
+    for (int b = 0; b < bx * by * bz; ++b) {
+        int i = b % bx, j = (b / bx) % by, k = b / (bx * by);
+        float nearest = FLT_MAX;
+        for (int n = 0; n < 8; ++n)
+            nearest = fminf(nearest, corner[((size_t)(k + (n >> 2)) * cy + (j + ((n >> 1) & 1))) * cx + (i + (n & 1))]);
+        wanted[b] = nearest < within;
+    }
+    return wanted;
+}
+
+/* The lattice without OpenVDB: the wanted bricks stored, every sign +1 for
+ * the winding number to set (sign_open_lattice). */
+static cc_status own_lattice(float voxel, cc_vec3 lower, cc_vec3 upper, const unsigned char* wanted, cc_sdf_volume* vol)
 {
     memset(vol, 0, sizeof *vol);
     int first[3];
     cc_sdf_lattice_place(vol, lower, upper, voxel, first);
     int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK, bz = vol->nz / CC_SDF_BRICK;
-    int bricks = bx * by * bz, corners = (bx + 1) * (by + 1) * (bz + 1);
+    int bricks = bx * by * bz, corners = (bx + 1) * (by + 1) * (bz + 1), stored = 0;
+    for (int b = 0; b < bricks; ++b) stored += wanted[b] != 0;
+    if (stored > INT32_MAX / CC_SDF_BRICK_SAMPLES)
+        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: the band needs %d bricks, more than a field can index; use a coarser voxel or a narrower band", stored);
     vol->table = (int*)cc_host_alloc(sizeof(int) * (size_t)bricks);
     vol->coarse_sign = (signed char*)cc_host_alloc((size_t)corners);
-    if (!vol->table || !vol->coarse_sign) {
-        cc_sdf_volume_free(vol);
-        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for a lattice of %d bricks", bricks);
-    }
-    float half = 0.5f * (CC_SDF_BRICK - 1) * voxel, reach = fmaxf(-band_lo, band_hi) + 1.7320508f * half;
-#pragma omp parallel for schedule(dynamic, 16)
-    for (int b = 0; b < bricks; ++b) {
-        int i = b % bx, j = (b / bx) % by, k = b / (bx * by);
-        cc_vec3 c = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i * CC_SDF_BRICK), (float)(j * CC_SDF_BRICK),
-                                                               (float)(k * CC_SDF_BRICK)), voxel));
-        c = cc_v3_add(c, cc_v3(half, half, half));
-        vol->table[b] = nearest_distance(c, nodes, prims, v, tris, reach) < reach ? 0 : CC_SDF_OUTSIDE;
-    }
-    int stored = 0;
-    for (int b = 0; b < bricks; ++b)
-        if (vol->table[b] == 0) vol->table[b] = stored++;
-    if (stored > INT32_MAX / CC_SDF_BRICK_SAMPLES) {
-        cc_sdf_volume_free(vol);
-        return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: the band needs %d bricks, more than a field can index; use a coarser voxel or a narrower band", stored);
-    }
     vol->values = (float*)cc_host_alloc(sizeof(float) * CC_SDF_BRICK_SAMPLES * (size_t)(stored ? stored : 1));
-    if (!vol->values) {
+    if (!vol->table || !vol->coarse_sign || !vol->values) {
         cc_sdf_volume_free(vol);
-        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %d bricks", stored);
+        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for a lattice of %d bricks, %d of them stored", bricks, stored);
     }
+    int next = 0;
+    for (int b = 0; b < bricks; ++b) vol->table[b] = wanted[b] ? next++ : CC_SDF_OUTSIDE;
     for (size_t n = 0; n < (size_t)stored * CC_SDF_BRICK_SAMPLES; ++n) vol->values[n] = 1.0f;
     vol->stored = stored;
     return CC_OK;
 }
 
+/* Each stored brick's samples: the distance to the nearest triangle, signed
+ * by the side the sample holds (OpenVDB's, or the winding number's),
+ * clamped to the band. Each 4^3 block of samples first measures from its
+ * centre: the distance changes no faster than the point, so a sample that
+ * measure puts past the band reads the band's edge without a search, and
+ * the others are within the measure plus their offset of a triangle, which
+ * bounds the triangles their block search gathers (nearest_block.h). */
+#define CC_SDF_PROBE 4
 static cc_status exact_distances(const cc_vec3* v, const int* tris, const cc_bvh_node* nodes, const int* prims,
                                  cc_sdf_volume* vol, const cc_winding_tree* tree, float band_lo, float band_hi,
-                                 const cc_sdf_def* def, cc_sdf_data* out)
+                                 const cc_sdf_def* def)
 {
     int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK, bricks = bx * by * (vol->nz / CC_SDF_BRICK);
-    float reach = fmaxf(-band_lo, band_hi);
-    int done = 0;
-#pragma omp parallel for schedule(dynamic, 8)
-    for (int b = 0; b < bricks; ++b) {
-        int finished;
+    float reach = fmaxf(-band_lo, band_hi), voxel = vol->voxel;
+    /* Float distances err by far less than this; it keeps the shortcut
+     * from deciding a sample that the search would find just inside. */
+    float sure = reach + 0.01f * voxel;
+    float half = 0.5f * (CC_SDF_PROBE - 1) * voxel, half_diagonal = 1.7320508f * half;
+    int done = 0, failed = 0;
+#pragma omp parallel
+    {
+        cc_nearest_scratch scratch;
+        memset(&scratch, 0, sizeof scratch);
+        cc_vec3 points[CC_SDF_PROBE * CC_SDF_PROBE * CC_SDF_PROBE];
+        int index[CC_SDF_PROBE * CC_SDF_PROBE * CC_SDF_PROBE];
+        float found[CC_SDF_PROBE * CC_SDF_PROBE * CC_SDF_PROBE];
+#pragma omp for schedule(dynamic, 8)
+        for (int b = 0; b < bricks; ++b) {
+            int finished;
 #pragma omp atomic capture
-        finished = ++done;
+            finished = ++done;
 #if defined(_OPENMP)
-        /* The callback runs on the calling thread only. */
-        if (omp_get_thread_num() == 0 && (finished & 63) == 0) report(def, 0.3f + 0.6f * (float)finished / (float)bricks);
+            /* The callback runs on the calling thread only. */
+            if (omp_get_thread_num() == 0 && (finished & 63) == 0)
+                report(def, 0.4f + 0.5f * (float)finished / (float)bricks);
 #else
-        if ((finished & 63) == 0) report(def, 0.3f + 0.6f * (float)finished / (float)bricks);
+            if ((finished & 63) == 0) report(def, 0.4f + 0.5f * (float)finished / (float)bricks);
 #endif
-        int stored = vol->table[b];
-        int i0 = (b % bx) * CC_SDF_BRICK, j0 = ((b / bx) % by) * CC_SDF_BRICK, k0 = (b / (bx * by)) * CC_SDF_BRICK;
-        if (stored < 0) continue;
-        float* values = vol->values + (size_t)stored * CC_SDF_BRICK_SAMPLES;
-        for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) {
-            int x = n % CC_SDF_BRICK, y = (n / CC_SDF_BRICK) % CC_SDF_BRICK, z = n / (CC_SDF_BRICK * CC_SDF_BRICK);
-            cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + x), (float)(j0 + y), (float)(k0 + z)), vol->voxel));
-            float d = nearest_distance(p, nodes, prims, v, tris, reach);
-            values[n] = inside_at(tree, p, values[n]) ? fmaxf(-d, band_lo) : fminf(d, band_hi);
-        }
-    }
-    int cx = vol->nx / CC_SDF_BRICK + 1, cy = vol->ny / CC_SDF_BRICK + 1, cz = vol->nz / CC_SDF_BRICK + 1;
-    out->coarse_count = cx * cy * cz;
-    out->coarse = (float*)cc_host_alloc(sizeof(float) * (size_t)out->coarse_count);
-    if (!out->coarse) {
-        return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %d coarse corners", out->coarse_count);
-    }
-    float span = vol->voxel * CC_SDF_BRICK;
-    for (int k = 0; k < cz; ++k)
-        for (int j = 0; j < cy; ++j)
-            for (int i = 0; i < cx; ++i) {
-                size_t c = ((size_t)k * cy + j) * cx + i;
-                cc_vec3 p = cc_v3_add(vol->origin, cc_v3((float)i * span, (float)j * span, (float)k * span));
-                out->coarse[c] = (float)vol->coarse_sign[c] * nearest_distance(p, nodes, prims, v, tris, FLT_MAX);
+            int stored = vol->table[b];
+            if (stored < 0) continue;
+            int i0 = (b % bx) * CC_SDF_BRICK, j0 = ((b / bx) % by) * CC_SDF_BRICK, k0 = (b / (bx * by)) * CC_SDF_BRICK;
+            float* values = vol->values + (size_t)stored * CC_SDF_BRICK_SAMPLES;
+            cc_vec3 centres[8];
+            float probes[8];
+            for (int block = 0; block < 8; ++block) {
+                int x0 = (block & 1) * CC_SDF_PROBE, y0 = ((block >> 1) & 1) * CC_SDF_PROBE, z0 = (block >> 2) * CC_SDF_PROBE;
+                cc_vec3 corner = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + x0), (float)(j0 + y0), (float)(k0 + z0)), voxel));
+                centres[block] = cc_v3_add(corner, cc_v3(half, half, half));
             }
+            if (cc_nearest_block(nodes, prims, v, tris, centres, 8, sure + half_diagonal, sure + half_diagonal, &scratch,
+                                 probes) != CC_OK) {
+#pragma omp atomic write
+                failed = 1;
+                continue;
+            }
+            for (int block = 0; block < 8; ++block) {
+                int x0 = (block & 1) * CC_SDF_PROBE, y0 = ((block >> 1) & 1) * CC_SDF_PROBE, z0 = (block >> 2) * CC_SDF_PROBE;
+                cc_vec3 centre = centres[block];
+                float probe = probes[block];
+                int searched = 0;
+                for (int z = z0; z < z0 + CC_SDF_PROBE; ++z)
+                    for (int y = y0; y < y0 + CC_SDF_PROBE; ++y)
+                        for (int x = x0; x < x0 + CC_SDF_PROBE; ++x) {
+                            int n = (z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x;
+                            cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + x), (float)(j0 + y), (float)(k0 + z)), voxel));
+                            if (probe - cc_v3_length(cc_v3_sub(p, centre)) >= sure) {
+                                values[n] = inside_at(tree, p, values[n]) ? band_lo : band_hi;
+                                continue;
+                            }
+                            points[searched] = p;
+                            index[searched++] = n;
+                        }
+                if (!searched) continue;
+                if (cc_nearest_block(nodes, prims, v, tris, points, searched, reach, probe + half_diagonal + 0.01f * voxel,
+                                     &scratch, found) != CC_OK) {
+#pragma omp atomic write
+                    failed = 1;
+                    continue;
+                }
+                for (int q = 0; q < searched; ++q) {
+                    float d = found[q], *value = &values[index[q]];
+                    *value = inside_at(tree, points[q], *value) ? fmaxf(-d, band_lo) : fminf(d, band_hi);
+                }
+            }
+        }
+        cc_nearest_scratch_free(&scratch);
+    }
+    if (failed) return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for the triangles near a block of samples");
     return CC_OK;
+}
+
+/* Empties the stored bricks whose samples all read one edge of the band:
+ * the empty brick reads the same, and memory goes to the surface only. */
+static void drop_clamped_bricks(cc_sdf_volume* vol, float band_lo, float band_hi)
+{
+    int bricks = (vol->nx / CC_SDF_BRICK) * (vol->ny / CC_SDF_BRICK) * (vol->nz / CC_SDF_BRICK), next = 0;
+    for (int b = 0; b < bricks; ++b) {
+        int stored = vol->table[b];
+        if (stored < 0) continue;
+        const float* src = vol->values + (size_t)stored * CC_SDF_BRICK_SAMPLES;
+        int above = 0, below = 0;
+        for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) {
+            above += src[n] >= band_hi;
+            below += src[n] <= band_lo;
+        }
+        if (above == CC_SDF_BRICK_SAMPLES || below == CC_SDF_BRICK_SAMPLES) {
+            vol->table[b] = above ? CC_SDF_OUTSIDE : CC_SDF_INSIDE;
+            continue;
+        }
+        if (next != stored)
+            memmove(vol->values + (size_t)next * CC_SDF_BRICK_SAMPLES, src, sizeof(float) * CC_SDF_BRICK_SAMPLES);
+        vol->table[b] = next++;
+    }
+    vol->stored = next;
 }
 
 cc_status cc_sdf_pack(cc_sdf_volume* vol, float band_lo, float band_hi, float pad, cc_sdf_data* out)
@@ -251,27 +340,46 @@ cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* tri
     float voxel = cc_sdf_voxel_size(def, lo, hi), band_lo, band_hi;
     cc_sdf_stored_band(def, voxel, &band_lo, &band_hi);
     cc_vec3 pad = cc_v3(def->margin, def->margin, def->margin);
+    cc_vec3 lower = cc_v3_sub(lo, pad), upper = cc_v3_add(hi, pad);
     cc_sdf_volume vol;
     memset(&vol, 0, sizeof vol);
+    int first[3];
+    cc_sdf_lattice_place(&vol, lower, upper, voxel, first);
     cc_winding_tree tree;
     memset(&tree, 0, sizeof tree);
     cc_bvh_node* nodes = NULL;
     int node_count = 0, *prims = NULL;
-    /* Without OpenVDB the band is found here and every sign comes from the
-     * winding number (1 inside a closed mesh, 0 outside). */
-    int vdb = cc_sdf_volume_available() && use_openvdb;
-    int winding = !closed || !vdb;
+    unsigned char* wanted = NULL;
+    float* corner = NULL;
+    /* The corners' distances say which bricks may hold the band; those are
+     * signed (by OpenVDB or the winding number), then measured exactly
+     * (OpenVDB's own values, propagated out from the surface, are off by up
+     * to 0.15 voxel a few voxels out), and the bricks that turn out wholly
+     * past the band are emptied again. */
+    /* OpenVDB signs a closed mesh; otherwise (an open mesh, or a build
+     * without OpenVDB) every sign comes from the winding number (1 inside a
+     * closed mesh, 0 outside). */
+    int winding = !closed || !(cc_sdf_volume_available() && use_openvdb);
     cc_status s = cc_mesh_bvh_build(scaled, triangles, triangle_count, &nodes, &node_count, &prims);
+    if (s == CC_OK) s = corner_distances(scaled, triangles, nodes, prims, &vol, &corner, &out->coarse_count);
+    report(def, 0.1f);
+    if (s == CC_OK && !(wanted = wanted_bricks(&vol, corner, fmaxf(-band_lo, band_hi))))
+        s = cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for a lattice of %dx%dx%d samples", vol.nx, vol.ny, vol.nz);
     if (s == CC_OK)
-        s = vdb ? cc_sdf_volume_build(scaled, vertex_count, triangles, triangle_count, closed, voxel, cc_v3_sub(lo, pad),
-                                      cc_v3_add(hi, pad), band_lo, band_hi, &vol)
-                : own_band(scaled, triangles, nodes, prims, voxel, cc_v3_sub(lo, pad), cc_v3_add(hi, pad), band_lo,
-                           band_hi, &vol);
-    report(def, 0.3f);
+        s = winding ? own_lattice(voxel, lower, upper, wanted, &vol)
+                    : cc_sdf_volume_build(scaled, vertex_count, triangles, triangle_count, voxel, lower, upper, wanted, &vol);
+    report(def, 0.4f);
     if (s == CC_OK && winding) s = cc_winding_tree_build(scaled, triangles, triangle_count, &tree);
     if (s == CC_OK && winding) s = sign_open_lattice(&vol, &tree);
-    if (s == CC_OK)
-        s = exact_distances(scaled, triangles, nodes, prims, &vol, winding ? &tree : NULL, band_lo, band_hi, def, out);
+    if (s == CC_OK) s = exact_distances(scaled, triangles, nodes, prims, &vol, winding ? &tree : NULL, band_lo, band_hi, def);
+    if (s == CC_OK) {
+        drop_clamped_bricks(&vol, band_lo, band_hi);
+        for (int c = 0; c < out->coarse_count; ++c) corner[c] *= (float)vol.coarse_sign[c];
+        out->coarse = corner;
+        corner = NULL;
+    }
+    cc_host_free(corner);
+    cc_host_free(wanted);
     cc_winding_tree_free(&tree);
     cc_host_free(nodes);
     cc_host_free(prims);

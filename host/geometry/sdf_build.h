@@ -1,6 +1,7 @@
 /* A mesh's signed distance field in the kernels' format (kernels/shapes/sdf.h),
- * built on the host: the band through OpenVDB (sdf_volume.h), the coarse
- * corners from exact distances, the samples quantised. */
+ * built on the host: exact distances at the brick corners and, in the bricks
+ * they say the band may reach, at every sample (nearest_block.h); the sides
+ * from OpenVDB (sdf_volume.h) or the winding number; the samples quantised. */
 #ifndef CC_HOST_GEOMETRY_SDF_BUILD_H
 #define CC_HOST_GEOMETRY_SDF_BUILD_H
 

@@ -15,7 +15,7 @@
 
 static const char magic[8] = {'c', 'c', 'S', 'D', 'F', 0, 'v', '1'};
 /* Changes whenever the build or the format gives other bytes. */
-#define CC_SDF_CACHE_VERSION 1u
+#define CC_SDF_CACHE_VERSION 2u
 
 /* Two 64-bit FNV-1a streams with different offsets: a 128-bit name. */
 typedef struct hasher {

@@ -1,8 +1,8 @@
-// The narrow band of a mesh's distance, through OpenVDB's mesh-to-level-set
-// conversion (signed for a closed mesh, unsigned for an open one), behind the C function of
-// host/geometry/sdf_volume.h. OpenVDB's leaves are 8^3 voxels aligned to
-// multiples of 8 in index space, as the kernels' bricks are, so a leaf is a
-// brick and nothing is resampled.
+// The inside of a closed mesh through OpenVDB's mesh-to-level-set
+// conversion, and OpenVDB level sets read from .vdb files, behind the C
+// functions of host/geometry/sdf_volume.h. OpenVDB's leaves are 8^3 voxels
+// aligned to multiples of 8 in index space, as the kernels' bricks are, so a
+// leaf is a brick and nothing is resampled.
 #include "host/geometry/sdf_volume.h"
 
 #include <cerrno>
@@ -66,8 +66,8 @@ extern "C" void cc_sdf_lattice_place(cc_sdf_volume* v, cc_vec3 lower, cc_vec3 up
 
 extern "C" int cc_sdf_volume_available(void) { return 0; }
 
-extern "C" cc_status cc_sdf_volume_build(const cc_vec3*, int, const int*, int, int, float, cc_vec3, cc_vec3, float,
-                                         float, cc_sdf_volume*)
+extern "C" cc_status cc_sdf_volume_build(const cc_vec3*, int, const int*, int, float, cc_vec3, cc_vec3,
+                                         const unsigned char*, cc_sdf_volume*)
 {
     return cc_fail(CC_ERR_UNSUPPORTED, "cc_builder_build_mesh_sdf: this build has no OpenVDB");
 }
@@ -86,8 +86,8 @@ extern "C" cc_status cc_sdf_volume_read_vdb(const char* path, const char*, const
 extern "C" int cc_sdf_volume_available(void) { return 1; }
 
 extern "C" cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_count, const int* triangles,
-                                         int triangle_count, int closed, float voxel, cc_vec3 lower, cc_vec3 upper,
-                                         float band_lo, float band_hi, cc_sdf_volume* out)
+                                         int triangle_count, float voxel, cc_vec3 lower, cc_vec3 upper,
+                                         const unsigned char* wanted, cc_sdf_volume* out)
 {
     static std::once_flag init;
     std::call_once(init, [] { openvdb::initialize(); });
@@ -109,69 +109,50 @@ extern "C" cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_cou
                                      (unsigned)triangles[3 * t + 2]);
         std::vector<openvdb::Vec4I> quads;
         auto xform = openvdb::math::Transform::createLinearTransform((double)voxel);
-        // Band widths in voxels; at least one so that the surface has samples on both sides.
-        float outer = std::max(band_hi / voxel, 1.0f), inner = std::max(-band_lo / voxel, 1.0f);
-        // An open mesh has no inside to flood: its band is unsigned (every
-        // value positive), and the caller signs it.
+        // Only the sign is read (the distances are the caller's), and the
+        // flood fill signs every voxel whatever the band's width: the
+        // narrowest band OpenVDB builds well costs a third of a wide one.
+        const float width = 2.0f;
         openvdb::FloatGrid::Ptr grid =
-            closed ? openvdb::tools::meshToSignedDistanceField<openvdb::FloatGrid>(*xform, points, tris, quads, outer, inner)
-                   : openvdb::tools::meshToUnsignedDistanceField<openvdb::FloatGrid>(*xform, points, tris, quads,
-                                                                                      std::max(outer, inner));
+            openvdb::tools::meshToSignedDistanceField<openvdb::FloatGrid>(*xform, points, tris, quads, width, width);
         out->table = (int*)cc_host_alloc(sizeof(int) * bricks);
         out->coarse_sign = (signed char*)cc_host_alloc((size_t)cx * cy * cz);
-        if (!out->table || !out->coarse_sign) {
+        size_t stored = 0;
+        for (size_t b = 0; b < bricks; ++b) stored += wanted[b] != 0;
+        if (stored > (size_t)INT32_MAX / CC_SDF_BRICK_SAMPLES) {
             cc_sdf_volume_free(out);
-            return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for a lattice of %zu bricks", bricks);
+            return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: the band needs %zu bricks, more than a field can index; use a coarser voxel or a narrower band", stored);
+        }
+        out->values = (float*)cc_host_alloc(sizeof(float) * CC_SDF_BRICK_SAMPLES * (stored ? stored : 1));
+        if (!out->table || !out->coarse_sign || !out->values) {
+            cc_sdf_volume_free(out);
+            return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for a lattice of %zu bricks, %zu of them stored", bricks, stored);
         }
         auto acc = grid->getConstAccessor();
-        // Every brick first takes the sign of its first sample.
-        for (int k = 0; k < bz; ++k)
-            for (int j = 0; j < by; ++j)
-                for (int i = 0; i < bx; ++i) {
-                    openvdb::Coord c(i0 + CC_SDF_BRICK * i, j0 + CC_SDF_BRICK * j, k0 + CC_SDF_BRICK * k);
-                    out->table[((size_t)k * by + j) * bx + i] = acc.getValue(c) > 0.0f ? CC_SDF_OUTSIDE : CC_SDF_INSIDE;
-                }
         for (int k = 0; k < cz; ++k)
             for (int j = 0; j < cy; ++j)
                 for (int i = 0; i < cx; ++i) {
                     openvdb::Coord c(i0 + CC_SDF_BRICK * i, j0 + CC_SDF_BRICK * j, k0 + CC_SDF_BRICK * k);
                     out->coarse_sign[((size_t)k * cy + j) * cx + i] = acc.getValue(c) > 0.0f ? 1 : -1;
                 }
-        // Leaves with active voxels (the band) become stored bricks, in
-        // lattice order so that the layout depends on the field alone.
-        std::vector<char> banded(bricks, 0);
-        for (auto leaf = grid->tree().cbeginLeaf(); leaf; ++leaf) {
-            if (leaf->onVoxelCount() == 0) continue;
-            openvdb::Coord o = leaf->origin();
-            int i = (o.x() - i0) / CC_SDF_BRICK, j = (o.y() - j0) / CC_SDF_BRICK, k = (o.z() - k0) / CC_SDF_BRICK;
-            if (o.x() < i0 || o.y() < j0 || o.z() < k0 || i >= bx || j >= by || k >= bz) continue;
-            banded[((size_t)k * by + j) * bx + i] = 1;
-        }
-        size_t stored = 0;
-        for (size_t b = 0; b < bricks; ++b) stored += banded[b];
-        if (stored > (size_t)INT32_MAX / CC_SDF_BRICK_SAMPLES) {
-            cc_sdf_volume_free(out);
-            return cc_fail(CC_ERR_INVALID_ARGUMENT, "cc_builder_build_mesh_sdf: the band needs %zu bricks, more than a field can index; use a coarser voxel or a narrower band", stored);
-        }
-        out->values = (float*)cc_host_alloc(sizeof(float) * CC_SDF_BRICK_SAMPLES * (stored ? stored : 1));
-        if (!out->values) {
-            cc_sdf_volume_free(out);
-            return cc_fail(CC_ERR_OUT_OF_MEMORY, "cc_builder_build_mesh_sdf: no memory for %zu bricks", stored);
-        }
+        // Stored bricks in lattice order, so that the layout depends on the
+        // field alone; an empty one takes the sign of its first sample.
         int next = 0;
         for (int k = 0; k < bz; ++k)
             for (int j = 0; j < by; ++j)
                 for (int i = 0; i < bx; ++i) {
                     size_t b = ((size_t)k * by + j) * bx + i;
-                    if (!banded[b]) continue;
+                    if (!wanted[b]) {
+                        out->table[b] = out->coarse_sign[((size_t)k * cy + j) * cx + i] > 0 ? CC_SDF_OUTSIDE : CC_SDF_INSIDE;
+                        continue;
+                    }
                     float* dst = out->values + (size_t)next * CC_SDF_BRICK_SAMPLES;
                     for (int z = 0; z < CC_SDF_BRICK; ++z)
                         for (int y = 0; y < CC_SDF_BRICK; ++y)
                             for (int x = 0; x < CC_SDF_BRICK; ++x) {
                                 openvdb::Coord c(i0 + CC_SDF_BRICK * i + x, j0 + CC_SDF_BRICK * j + y,
                                                  k0 + CC_SDF_BRICK * k + z);
-                                float v = acc.getValue(c);
-                                dst[(z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x] = std::min(std::max(v, band_lo), band_hi);
+                                dst[(z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x] = acc.getValue(c) > 0.0f ? 1.0f : -1.0f;
                             }
                     out->table[b] = next++;
                 }

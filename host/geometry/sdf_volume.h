@@ -1,7 +1,7 @@
-/* The narrow band of a mesh's signed distance field, built on the host
- * through OpenVDB's level-set construction (host/geometry/sdf_volume.cpp),
- * laid out as the kernels' lattice of bricks (kernels/shapes/sdf.h) but
- * still in floats. */
+/* A signed distance field's lattice on the host, laid out as the kernels'
+ * bricks (kernels/shapes/sdf.h) but still in floats: a closed mesh's sides
+ * through OpenVDB's level-set construction, and level sets read from .vdb
+ * files (host/geometry/sdf_volume.cpp). */
 #ifndef CC_HOST_GEOMETRY_SDF_VOLUME_H
 #define CC_HOST_GEOMETRY_SDF_VOLUME_H
 
@@ -17,7 +17,7 @@ typedef struct cc_sdf_volume {
     int nx, ny, nz;    /* samples, multiples of CC_SDF_BRICK */
     int* table;        /* per brick (x fastest): stored index, CC_SDF_OUTSIDE or CC_SDF_INSIDE */
     int stored;        /* bricks with samples */
-    float* values;     /* stored * CC_SDF_BRICK_SAMPLES, clamped to [band_lo, band_hi] */
+    float* values;     /* stored * CC_SDF_BRICK_SAMPLES, clamped to [band_lo, band_hi] (or signs while built) */
     signed char* coarse_sign; /* at the brick corners ((nx/8+1)(ny/8+1)(nz/8+1)): +1 outside, -1 inside */
 } cc_sdf_volume;
 
@@ -40,14 +40,16 @@ int cc_sdf_volume_available(void);
  * leaves). */
 void cc_sdf_lattice_place(cc_sdf_volume* v, cc_vec3 lower, cc_vec3 upper, float voxel, int first[3]);
 
-/* The band [band_lo, band_hi] [m] of the mesh (vertices in metres, 3
- * indices a triangle) on the lattice of spacing `voxel` that covers
- * [lower, upper], its origin a multiple of 8 voxels: signed when `closed`
- * (OpenVDB floods the inside), else unsigned, every sign +1, for the caller
- * to sign. Arrays come from cc_host_alloc; cc_sdf_volume_free releases
- * them. */
+/* The sides of a closed mesh (vertices in metres, 3 indices a triangle) on
+ * the lattice of spacing `voxel` that covers [lower, upper], its origin a
+ * multiple of 8 voxels, from OpenVDB's flood fill: the bricks marked in
+ * `wanted` (one flag per brick, x fastest) stored in lattice order, each
+ * sample +1 outside and -1 inside, for the caller to replace by its
+ * distance; the others CC_SDF_OUTSIDE or CC_SDF_INSIDE by their first
+ * sample; and the brick corners' signs. Arrays come from cc_host_alloc;
+ * cc_sdf_volume_free releases them. */
 cc_status cc_sdf_volume_build(const cc_vec3* vertices, int vertex_count, const int* triangles, int triangle_count,
-                              int closed, float voxel, cc_vec3 lower, cc_vec3 upper, float band_lo, float band_hi,
+                              float voxel, cc_vec3 lower, cc_vec3 upper, const unsigned char* wanted,
                               cc_sdf_volume* out);
 void cc_sdf_volume_free(cc_sdf_volume* v);
 

@@ -21,7 +21,9 @@
 #endif
 
 #include "cucontact/mjcf.h"
+#include "host/geometry/bvh_build.h"
 #include "host/geometry/mesh_edges.h"
+#include "host/geometry/sdf_build.h"
 #include "host/geometry/winding.h"
 #include "kernels/math/quat.h"
 #include "host/testing.h"
@@ -329,6 +331,65 @@ TEST(Sdf, BricksAreStoredOnlyWhereTheBandIs)
     EXPECT_LE(mem.sdf_bytes, f.info.device_bytes + 64);
     EXPECT_EQ(mem.shape_bytes + mem.body_bytes + mem.filter_bytes + mem.geometry_bytes + mem.sdf_bytes,
               cc_model_device_bytes(model));
+}
+
+TEST(Sdf, BricksAreStoredExactlyWhereASampleLiesInsideTheBand)
+{
+    // Every brick holding a sample nearer the surface than the band's edge
+    // is stored, and no other but an open mesh's bricks that its winding
+    // number's inside crosses past a hole (both sides of the band in one
+    // brick): each sample's distance from the BVH's branch and bound, an
+    // independent search. Closed meshes (OpenVDB's signs) and an open one
+    // (the winding number's).
+    const MeshData meshes[] = {sphere_mesh(0.25f, 3), tessellated_box_mesh({0.3f, 0.2f, 0.1f}, 3),
+                               without(sphere_mesh(0.25f, 3), [](cc_vec3 c) { return c.z > 0.18f; })};
+    for (int which = 0; which < 3; ++which) {
+        const MeshData& m = meshes[which];
+        cc_sdf_def def = cc_default_sdf_def();
+        def.narrow_band_inner = -0.018f; // both sides alike: one reach decides
+        def.narrow_band_outer = 0.018f;
+        cc_sdf_data data;
+        ASSERT_EQ(cc_sdf_build(m.vertices.data(), (int)m.vertices.size(), m.triangles.data(), m.triangle_count(),
+                               which < 2, &def, &data),
+                  CC_OK);
+        cc_bvh_node* nodes = nullptr;
+        int node_count = 0, *prims = nullptr;
+        ASSERT_EQ(cc_mesh_bvh_build(m.vertices.data(), m.triangles.data(), m.triangle_count(), &nodes, &node_count, &prims), CC_OK);
+        const cc_sdf_desc& d = data.desc;
+        const float reach = std::max(-d.band_lo, d.band_hi), tolerance = 1e-4f * d.voxel;
+        const int bx = d.nx / 8, by = d.ny / 8, bz = d.nz / 8;
+        int stored = 0, empty = 0;
+        for (int b = 0; b < bx * by * bz; ++b) {
+            float nearest = INFINITY;
+            for (int n = 0; n < 512; ++n) {
+                cc_vec3 p = cc_v3_add(d.origin, cc_v3_scale(cc_v3((float)((b % bx) * 8 + n % 8), (float)((b / bx % by) * 8 + n / 8 % 8),
+                                                                   (float)((b / (bx * by)) * 8 + n / 64)),
+                                                            d.voxel));
+                float distance = reach + 1.0f;
+                cc_bvh_closest_triangle(nodes, prims, m.vertices.data(), (const cc_mesh_triangle*)m.triangles.data(), p,
+                                        reach + 1.0f, nullptr, &distance);
+                nearest = std::min(nearest, distance);
+            }
+            if (nearest < reach - tolerance) {
+                ASSERT_GE(data.table[b], 0) << "mesh " << which << " brick " << b << " nearest " << nearest;
+                ++stored;
+            } else if (nearest > reach + tolerance) {
+                if (data.table[b] >= 0) {
+                    const unsigned short* codes = data.codes + (size_t)data.table[b] * 512;
+                    ASSERT_EQ(*std::min_element(codes, codes + 512), 0) << "mesh " << which << " brick " << b;
+                    ASSERT_EQ(*std::max_element(codes, codes + 512), 65535) << "mesh " << which << " brick " << b;
+                    ASSERT_EQ(which, 2) << "a closed mesh stores brick " << b << ", nearest " << nearest;
+                } else {
+                    ++empty;
+                }
+            }
+        }
+        EXPECT_GT(stored, 20);
+        EXPECT_GT(empty, 20);
+        cc_host_free(nodes);
+        cc_host_free(prims);
+        cc_sdf_data_free(&data);
+    }
 }
 
 TEST(Sdf, FlatEdgesAreLeftOutOfTheQueries)
