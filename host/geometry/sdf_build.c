@@ -63,13 +63,14 @@ static int inside_at(const cc_winding_tree* tree, cc_vec3 p, float vdb)
     return tree ? cc_winding_number(tree, p) > 0.5f : !(vdb > 0.0f);
 }
 
-/* Signs an open mesh's lattice by its winding number: the brick corners
- * (the coarse grid), then each empty brick by its corners. Past a hole the
- * inside ends on the winding number's half-way surface, not on a triangle,
- * so an empty brick can hold both sides: one whose corners disagree is
- * stored too (its samples, at least a band away from every triangle, read
- * the band's value on their own side). */
-static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tree)
+/* Signs the empty bricks of a lattice signed by the winding number (its
+ * stored bricks are): the brick corners (the coarse grid), then each empty
+ * brick by its corners. Past a hole the inside ends on the winding
+ * number's half-way surface, not on a triangle, so an empty brick can hold
+ * both sides: one whose corners disagree is stored too, its samples (at
+ * least a band away from every triangle) reading the band's edge on their
+ * own side. */
+static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tree, float band_lo, float band_hi)
 {
     int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK, bz = vol->nz / CC_SDF_BRICK;
     int cx = bx + 1, cy = by + 1, cz = bz + 1;
@@ -97,8 +98,17 @@ static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tr
     vol->values = values;
     for (int b = 0; b < bx * by * bz; ++b)
         if (vol->table[b] <= -3) vol->table[b] = vol->stored + (-3 - vol->table[b]);
-    for (size_t n = (size_t)vol->stored * CC_SDF_BRICK_SAMPLES; n < (size_t)(vol->stored + extra) * CC_SDF_BRICK_SAMPLES; ++n)
-        values[n] = 1.0f;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int b = 0; b < bx * by * bz; ++b) {
+        if (vol->table[b] < vol->stored) continue;
+        int i0 = (b % bx) * CC_SDF_BRICK, j0 = ((b / bx) % by) * CC_SDF_BRICK, k0 = (b / (bx * by)) * CC_SDF_BRICK;
+        float* dst = values + (size_t)vol->table[b] * CC_SDF_BRICK_SAMPLES;
+        for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) {
+            cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + n % CC_SDF_BRICK), (float)(j0 + n / CC_SDF_BRICK % CC_SDF_BRICK),
+                                                               (float)(k0 + n / (CC_SDF_BRICK * CC_SDF_BRICK))), vol->voxel));
+            dst[n] = inside_at(tree, p, 1.0f) ? band_lo : band_hi;
+        }
+    }
     vol->stored += extra;
     return CC_OK;
 }
@@ -236,7 +246,7 @@ static cc_status exact_distances(const cc_vec3* v, const int* tris, const cc_bvh
                             int n = (z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x;
                             cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + x), (float)(j0 + y), (float)(k0 + z)), voxel));
                             if (probe - cc_v3_length(cc_v3_sub(p, centre)) >= sure) {
-                                values[n] = inside_at(tree, p, values[n]) ? band_lo : band_hi;
+                                values[n] = tree ? reach : inside_at(tree, p, values[n]) ? band_lo : band_hi;
                                 continue;
                             }
                             points[searched] = p;
@@ -251,7 +261,21 @@ static cc_status exact_distances(const cc_vec3* v, const int* tris, const cc_bvh
                 }
                 for (int q = 0; q < searched; ++q) {
                     float d = found[q], *value = &values[index[q]];
-                    *value = inside_at(tree, points[q], *value) ? fmaxf(-d, band_lo) : fminf(d, band_hi);
+                    *value = tree ? d : inside_at(tree, points[q], *value) ? fmaxf(-d, band_lo) : fminf(d, band_hi);
+                }
+            }
+            if (tree) {
+                /* A winding number per sample costs more than its
+                 * distance: only a brick with a sample inside the band
+                 * takes them; the others go empty, their sides decided by
+                 * their corners (sign_open_lattice). */
+                int banded = 0;
+                for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) banded |= values[n] < reach;
+                for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) {
+                    cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + n % CC_SDF_BRICK), (float)(j0 + n / CC_SDF_BRICK % CC_SDF_BRICK),
+                                                                       (float)(k0 + n / (CC_SDF_BRICK * CC_SDF_BRICK))), voxel));
+                    values[n] = !banded ? band_hi
+                                        : inside_at(tree, p, 1.0f) ? fmaxf(-values[n], band_lo) : fminf(values[n], band_hi);
                 }
             }
         }
@@ -370,10 +394,10 @@ cc_status cc_sdf_build(const cc_vec3* vertices, int vertex_count, const int* tri
                     : cc_sdf_volume_build(scaled, vertex_count, triangles, triangle_count, voxel, lower, upper, wanted, &vol);
     report(def, 0.4f);
     if (s == CC_OK && winding) s = cc_winding_tree_build(scaled, triangles, triangle_count, &tree);
-    if (s == CC_OK && winding) s = sign_open_lattice(&vol, &tree);
     if (s == CC_OK) s = exact_distances(scaled, triangles, nodes, prims, &vol, winding ? &tree : NULL, band_lo, band_hi, def);
+    if (s == CC_OK) drop_clamped_bricks(&vol, band_lo, band_hi);
+    if (s == CC_OK && winding) s = sign_open_lattice(&vol, &tree, band_lo, band_hi);
     if (s == CC_OK) {
-        drop_clamped_bricks(&vol, band_lo, band_hi);
         for (int c = 0; c < out->coarse_count; ++c) corner[c] *= (float)vol.coarse_sign[c];
         out->coarse = corner;
         corner = NULL;
