@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels/math/closest_points.h"
+#include "host/geometry/vec3d.h"
 
 /* Bins of the gathered triangles by their box's distance from the block's
  * centre: the nearest first, so that the best distance shrinks early. */
@@ -17,52 +17,42 @@ typedef struct cc_nearest_candidate {
 } cc_nearest_candidate;
 
 
-static float segment_distance_sq(cc_vec3 p, cc_vec3 a, cc_vec3 b)
+static double segment_distance_sq(d3 p, d3 a, d3 b)
 {
-    cc_vec3 ab = cc_v3_sub(b, a);
-    return cc_v3_length_sq(cc_v3_sub(p, cc_v3_madd(a, ab, cc_segment_closest_param(p, a, ab))));
+    d3 ab = d3_sub(b, a), ap = d3_sub(p, a);
+    double len2 = d3_len2(ab), t = len2 > 0.0 ? d3_dot(ap, ab) / len2 : 0.0;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    return d3_len2(d3_sub(ap, d3_scale(ab, t)));
 }
 
-float cc_triangle_distance_sq(cc_vec3 p, cc_vec3 a, cc_vec3 b, cc_vec3 c)
+float cc_triangle_distance_sq(cc_vec3 pf, cc_vec3 af, cc_vec3 bf, cc_vec3 cf)
 {
-    cc_vec3 ab = cc_v3_sub(b, a), ac = cc_v3_sub(c, a), ap = cc_v3_sub(p, a);
-    float d1 = cc_v3_dot(ab, ap), d2 = cc_v3_dot(ac, ap);
-    if (d1 <= 0.0f && d2 <= 0.0f) return cc_v3_length_sq(ap);
-    cc_vec3 bp = cc_v3_sub(p, b);
-    float d3 = cc_v3_dot(ab, bp), d4 = cc_v3_dot(ac, bp);
-    if (d3 >= 0.0f && d4 <= d3) return cc_v3_length_sq(bp);
-    cc_vec3 cp = cc_v3_sub(p, c);
-    float d5 = cc_v3_dot(ab, cp), d6 = cc_v3_dot(ac, cp);
-    if (d6 >= 0.0f && d5 <= d6) return cc_v3_length_sq(cp);
-    float vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return cc_v3_length_sq(cc_v3_sub(p, cc_v3_madd(a, ab, d1 / (d1 - d3))));
-    float vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return cc_v3_length_sq(cc_v3_sub(p, cc_v3_madd(a, ac, d2 / (d2 - d6))));
-    float va = d3 * d6 - d5 * d4;
-    if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f)
-        return cc_v3_length_sq(cc_v3_sub(p, cc_v3_madd(b, cc_v3_sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)))));
-    /* Over the face: the height above its plane, in double. A float normal
-     * of a sliver may tilt by eps over the sliver's angle, which would
-     * move the height by that much times the distance; and rounding can
-     * put a point over a collinear triangle's "face". Its own inside test
-     * decides, else the nearest edge. */
-    double ux = (double)b.x - a.x, uy = (double)b.y - a.y, uz = (double)b.z - a.z;
-    double vx = (double)c.x - a.x, vy = (double)c.y - a.y, vz = (double)c.z - a.z;
-    double wx = (double)p.x - a.x, wy = (double)p.y - a.y, wz = (double)p.z - a.z;
-    double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-    double nn = nx * nx + ny * ny + nz * nz;
-    if (nn > 0.0) {
-        double h = (nx * wx + ny * wy + nz * wz) / nn;
-        /* The foot's offsets from a, b and c, and the edges' turns about n. */
-        double fx = wx - nx * h, fy = wy - ny * h, fz = wz - nz * h;
-        double s0 = nx * (uy * fz - uz * fy) + ny * (uz * fx - ux * fz) + nz * (ux * fy - uy * fx);
-        double gx = fx - ux, gy = fy - uy, gz = fz - uz, ex = vx - ux, ey = vy - uy, ez = vz - uz;
-        double s1 = nx * (ey * gz - ez * gy) + ny * (ez * gx - ex * gz) + nz * (ex * gy - ey * gx);
-        double kx = fx - vx, ky = fy - vy, kz = fz - vz;
-        double s2 = nx * (ky * vz - kz * vy) + ny * (kz * vx - kx * vz) + nz * (kx * vy - ky * vx);
-        if (s0 >= 0.0 && s1 >= 0.0 && s2 >= 0.0) return (float)(h * h * nn);
-    }
-    return cc_minf(segment_distance_sq(p, a, b), cc_minf(segment_distance_sq(p, b, c), segment_distance_sq(p, c, a)));
+    /* In double: a sliver's regions are told apart by products of nearly
+     * equal terms, and its float normal may tilt by eps over its angle. */
+    d3 p = d3_of(pf), a = d3_of(af), b = d3_of(bf), c = d3_of(cf);
+    d3 ab = d3_sub(b, a), ac = d3_sub(c, a), ap = d3_sub(p, a);
+    double d1 = d3_dot(ab, ap), d2 = d3_dot(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) return (float)d3_len2(ap);
+    d3 bp = d3_sub(p, b);
+    double d3v = d3_dot(ab, bp), d4 = d3_dot(ac, bp);
+    if (d3v >= 0.0 && d4 <= d3v) return (float)d3_len2(bp);
+    d3 cp = d3_sub(p, c);
+    double d5 = d3_dot(ab, cp), d6 = d3_dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) return (float)d3_len2(cp);
+    double vc = d1 * d4 - d3v * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3v <= 0.0) return (float)d3_len2(d3_sub(ap, d3_scale(ab, d1 / (d1 - d3v))));
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return (float)d3_len2(d3_sub(ap, d3_scale(ac, d2 / (d2 - d6))));
+    double va = d3v * d6 - d5 * d4;
+    if (va <= 0.0 && d4 - d3v >= 0.0 && d5 - d6 >= 0.0)
+        return (float)d3_len2(d3_sub(bp, d3_scale(d3_sub(c, b), (d4 - d3v) / ((d4 - d3v) + (d5 - d6)))));
+    /* Over the face: its height above the plane. (Rounding can bring a
+     * point of a triangle without area here: its nearest edge then.) */
+    d3 n = d3_cross(ab, ac);
+    double h = d3_dot(n, ap), nn = d3_len2(n);
+    if (nn > 0.0) return (float)(h * h / nn);
+    double e = segment_distance_sq(p, a, b), f = segment_distance_sq(p, b, c), g = segment_distance_sq(p, c, a);
+    return (float)(e < f ? (e < g ? e : g) : (f < g ? f : g));
 }
 
 void cc_nearest_scratch_free(cc_nearest_scratch* s)

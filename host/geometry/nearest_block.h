@@ -23,8 +23,8 @@ extern "C" {
 #endif
 
 /* Squared distance from p to triangle abc, from its Voronoi regions (dot
- * products and at most one division; no closest point); over the face, the
- * height above the plane in double precision, so that slivers keep it. */
+ * products and at most one division; no closest point), in double so that
+ * slivers and needles keep it. */
 float cc_triangle_distance_sq(cc_vec3 p, cc_vec3 a, cc_vec3 b, cc_vec3 c);
 
 /* Scratch space a thread reuses from block to block. */

@@ -27,6 +27,7 @@
 
 #include "host/geometry/bvh_build.h"
 #include "kernels/mesh/bvh.h"
+#include "tests/support/mesh_shapes.h"
 
 namespace {
 
@@ -502,23 +503,8 @@ TEST(MeshBvh, ClosestPointOnTriangleMatchesDoubleReference)
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     int checked = 0;
     for (int i = 0; i < 20000; ++i) {
-        cc_vec3 a = cc_v3(u(rng), u(rng), u(rng)), b = cc_v3(u(rng), u(rng), u(rng)), c = cc_v3(u(rng), u(rng), u(rng));
-        switch (i % 5) {
-        case 1: // needle: c almost on ab
-            c = cc_v3_add(cc_v3_madd(a, cc_v3_sub(b, a), 0.3f + 0.4f * u(rng)), cc_v3_scale(cc_v3(u(rng), u(rng), u(rng)), 1e-5f));
-            break;
-        case 2: // exactly collinear corners (representable: integer multiples)
-            a = cc_v3(0.25f, 0.5f, -0.5f);
-            b = cc_v3_add(a, cc_v3(0.5f, 0.25f, 0.125f));
-            c = cc_v3_add(a, cc_v3_scale(cc_v3(0.5f, 0.25f, 0.125f), (float)(1 + i % 3) * (i % 2 ? -1.0f : 1.0f)));
-            break;
-        case 3: // tiny triangle
-            b = cc_v3_madd(a, cc_v3(u(rng), u(rng), u(rng)), 1e-4f);
-            c = cc_v3_madd(a, cc_v3(u(rng), u(rng), u(rng)), 1e-4f);
-            break;
-        default:
-            break;
-        }
+        cc_vec3 a, b, c;
+        cctest::awkward_triangle(rng, i, false, &a, &b, &c);
         // Points near the triangle and far from it.
         float reach = i % 2 ? 0.1f : 3.0f;
         cc_vec3 p = cc_v3(u(rng) * reach, u(rng) * reach, u(rng) * reach);

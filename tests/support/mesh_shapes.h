@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -110,6 +111,49 @@ inline MeshData grid_mesh(int n, float h)
             m.triangles.insert(m.triangles.end(), {a, b, d, a, d, c});
         }
     return m;
+}
+
+// Triangle i of a sequence that cycles through awkward cases for distance
+// routines: plain random corners in [-1, 1]^3, a needle (a corner 1e-5 off
+// the opposite side), exactly collinear corners, a tiny triangle (1e-4
+// across), and, when `segments`, two equal corners (else plain again).
+inline void awkward_triangle(std::mt19937& rng, int i, bool segments, cc_vec3* a, cc_vec3* b, cc_vec3* c)
+{
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    auto draw = [&]() {
+        float x = u(rng), y = u(rng), z = u(rng);
+        return cc_vec3{x, y, z};
+    };
+    *a = draw();
+    *b = draw();
+    *c = draw();
+    switch (i % 5) {
+    case 1: { // needle: c almost on ab
+        float t = 0.3f + 0.4f * u(rng);
+        cc_vec3 o = draw();
+        *c = {a->x + (b->x - a->x) * t + 1e-5f * o.x, a->y + (b->y - a->y) * t + 1e-5f * o.y,
+              a->z + (b->z - a->z) * t + 1e-5f * o.z};
+        break;
+    }
+    case 2: { // exactly collinear corners (representable: integer multiples)
+        float k = (float)(1 + i % 3) * (i % 2 ? -1.0f : 1.0f);
+        *a = {0.25f, 0.5f, -0.5f};
+        *b = {a->x + 0.5f, a->y + 0.25f, a->z + 0.125f};
+        *c = {a->x + 0.5f * k, a->y + 0.25f * k, a->z + 0.125f * k};
+        break;
+    }
+    case 3: { // tiny triangle
+        cc_vec3 db = draw(), dc = draw();
+        *b = {a->x + 1e-4f * db.x, a->y + 1e-4f * db.y, a->z + 1e-4f * db.z};
+        *c = {a->x + 1e-4f * dc.x, a->y + 1e-4f * dc.y, a->z + 1e-4f * dc.z};
+        break;
+    }
+    case 4:
+        if (segments) *c = *b;
+        break;
+    default:
+        break;
+    }
 }
 
 }  // namespace cctest
