@@ -16,7 +16,6 @@ typedef struct cc_nearest_candidate {
     int triangle;
 } cc_nearest_candidate;
 
-
 static double segment_distance_sq(d3 p, d3 a, d3 b)
 {
     d3 ab = d3_sub(b, a), ap = d3_sub(p, a);
@@ -31,21 +30,24 @@ float cc_triangle_distance_sq(cc_vec3 pf, cc_vec3 af, cc_vec3 bf, cc_vec3 cf)
      * equal terms, and its float normal may tilt by eps over its angle. */
     d3 p = d3_of(pf), a = d3_of(af), b = d3_of(bf), c = d3_of(cf);
     d3 ab = d3_sub(b, a), ac = d3_sub(c, a), ap = d3_sub(p, a);
-    double d1 = d3_dot(ab, ap), d2 = d3_dot(ac, ap);
-    if (d1 <= 0.0 && d2 <= 0.0) return (float)d3_len2(ap);
+    /* p's offsets from each corner, projected on the two sides from a. */
+    double ab_a = d3_dot(ab, ap), ac_a = d3_dot(ac, ap);
+    if (ab_a <= 0.0 && ac_a <= 0.0) return (float)d3_len2(ap);
     d3 bp = d3_sub(p, b);
-    double d3v = d3_dot(ab, bp), d4 = d3_dot(ac, bp);
-    if (d3v >= 0.0 && d4 <= d3v) return (float)d3_len2(bp);
+    double ab_b = d3_dot(ab, bp), ac_b = d3_dot(ac, bp);
+    if (ab_b >= 0.0 && ac_b <= ab_b) return (float)d3_len2(bp);
     d3 cp = d3_sub(p, c);
-    double d5 = d3_dot(ab, cp), d6 = d3_dot(ac, cp);
-    if (d6 >= 0.0 && d5 <= d6) return (float)d3_len2(cp);
-    double vc = d1 * d4 - d3v * d2;
-    if (vc <= 0.0 && d1 >= 0.0 && d3v <= 0.0) return (float)d3_len2(d3_sub(ap, d3_scale(ab, d1 / (d1 - d3v))));
-    double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return (float)d3_len2(d3_sub(ap, d3_scale(ac, d2 / (d2 - d6))));
-    double va = d3v * d6 - d5 * d4;
-    if (va <= 0.0 && d4 - d3v >= 0.0 && d5 - d6 >= 0.0)
-        return (float)d3_len2(d3_sub(bp, d3_scale(d3_sub(c, b), (d4 - d3v) / ((d4 - d3v) + (d5 - d6)))));
+    double ab_c = d3_dot(ab, cp), ac_c = d3_dot(ac, cp);
+    if (ac_c >= 0.0 && ab_c <= ac_c) return (float)d3_len2(cp);
+    /* The edges' regions: each edge's barycentric weight of the opposite
+     * corner not above zero, the foot between its ends. */
+    double wc = ab_a * ac_b - ab_b * ac_a;
+    if (wc <= 0.0 && ab_a >= 0.0 && ab_b <= 0.0) return (float)d3_len2(d3_sub(ap, d3_scale(ab, ab_a / (ab_a - ab_b))));
+    double wb = ab_c * ac_a - ab_a * ac_c;
+    if (wb <= 0.0 && ac_a >= 0.0 && ac_c <= 0.0) return (float)d3_len2(d3_sub(ap, d3_scale(ac, ac_a / (ac_a - ac_c))));
+    double wa = ab_b * ac_c - ab_c * ac_b;
+    if (wa <= 0.0 && ac_b - ab_b >= 0.0 && ab_c - ac_c >= 0.0)
+        return (float)d3_len2(d3_sub(bp, d3_scale(d3_sub(c, b), (ac_b - ab_b) / ((ac_b - ab_b) + (ab_c - ac_c)))));
     /* Over the face: its height above the plane. (Rounding can bring a
      * point of a triangle without area here: its nearest edge then.) */
     d3 n = d3_cross(ab, ac);

@@ -56,11 +56,13 @@ static float nearest_distance(cc_vec3 p, const cc_bvh_node* nodes, const int* pr
     return d;
 }
 
-/* Whether p is inside: OpenVDB's sign `vdb` for a closed mesh, the
- * winding number for an open one (tree non-NULL). */
-static int inside_at(const cc_winding_tree* tree, cc_vec3 p, float vdb)
+/* Whether p is inside by the winding number (over 1/2). */
+static int inside_by_winding(const cc_winding_tree* tree, cc_vec3 p) { return cc_winding_number(tree, p) > 0.5f; }
+
+/* Sample (i, j, k) of the lattice [m]. */
+static cc_vec3 sample_point(const cc_sdf_volume* vol, int i, int j, int k)
 {
-    return tree ? cc_winding_number(tree, p) > 0.5f : !(vdb > 0.0f);
+    return cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)i, (float)j, (float)k), vol->voxel));
 }
 
 /* Signs the empty bricks of a lattice signed by the winding number (its
@@ -79,7 +81,7 @@ static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tr
     for (int c = 0; c < cx * cy * cz; ++c) {
         int i = c % cx, j = (c / cx) % cy, k = c / (cx * cy);
         cc_vec3 p = cc_v3_add(vol->origin, cc_v3((float)i * span, (float)j * span, (float)k * span));
-        vol->coarse_sign[c] = inside_at(tree, p, 1.0f) ? -1 : 1;
+        vol->coarse_sign[c] = inside_by_winding(tree, p) ? -1 : 1;
     }
     int extra = 0;
     for (int b = 0; b < bx * by * bz; ++b) {
@@ -104,9 +106,9 @@ static cc_status sign_open_lattice(cc_sdf_volume* vol, const cc_winding_tree* tr
         int i0 = (b % bx) * CC_SDF_BRICK, j0 = ((b / bx) % by) * CC_SDF_BRICK, k0 = (b / (bx * by)) * CC_SDF_BRICK;
         float* dst = values + (size_t)vol->table[b] * CC_SDF_BRICK_SAMPLES;
         for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) {
-            cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + n % CC_SDF_BRICK), (float)(j0 + n / CC_SDF_BRICK % CC_SDF_BRICK),
-                                                               (float)(k0 + n / (CC_SDF_BRICK * CC_SDF_BRICK))), vol->voxel));
-            dst[n] = inside_at(tree, p, 1.0f) ? band_lo : band_hi;
+            cc_vec3 p = sample_point(vol, i0 + n % CC_SDF_BRICK, j0 + n / CC_SDF_BRICK % CC_SDF_BRICK,
+                                     k0 + n / (CC_SDF_BRICK * CC_SDF_BRICK));
+            dst[n] = inside_by_winding(tree, p) ? band_lo : band_hi;
         }
     }
     vol->stored += extra;
@@ -154,8 +156,9 @@ static unsigned char* wanted_bricks(const cc_sdf_volume* lattice, const float* c
     return wanted;
 }
 
-/* The lattice without OpenVDB: the wanted bricks stored, every sign +1 for
- * the winding number to set (sign_open_lattice). */
+/* The lattice the winding number signs (an open mesh, or a build without
+ * OpenVDB): the wanted bricks stored, their values for measure_brick to
+ * fill, the corners' signs for sign_open_lattice. */
 static cc_status own_lattice(float voxel, cc_vec3 lower, cc_vec3 upper, const unsigned char* wanted, cc_sdf_volume* vol)
 {
     memset(vol, 0, sizeof *vol);
@@ -180,32 +183,116 @@ static cc_status own_lattice(float voxel, cc_vec3 lower, cc_vec3 upper, const un
     return CC_OK;
 }
 
-/* Each stored brick's samples: the distance to the nearest triangle, signed
- * by the side the sample holds (OpenVDB's, or the winding number's),
- * clamped to the band. Each 4^3 block of samples first measures from its
- * centre: the distance changes no faster than the point, so a sample that
- * measure puts past the band reads the band's edge without a search, and
- * the others are within the measure plus their offset of a triangle, which
- * bounds the triangles their block search gathers (nearest_block.h). */
+/* What measuring the samples needs. */
+typedef struct lattice_job {
+    const cc_vec3* v;
+    const int* tris;
+    const cc_bvh_node* nodes;
+    const int* prims;
+    cc_sdf_volume* vol;
+    const cc_winding_tree* tree; /* signs by the winding number, else by OpenVDB's signs in the values */
+    float band_lo, band_hi;
+    float reach; /* the farther of the band's edges [m] */
+    float sure;  /* past this from a triangle, surely past the band (float distances err far less) */
+} lattice_job;
+
+/* Blocks of 4^3 samples, measured from their centres first. */
 #define CC_SDF_PROBE 4
+#define CC_SDF_PROBE_SAMPLES (CC_SDF_PROBE * CC_SDF_PROBE * CC_SDF_PROBE)
+
+/* The clamped signed value of a sample at distance d on the side its
+ * value holds now (OpenVDB's sign). */
+static float signed_value(const lattice_job* job, float d, float sign)
+{
+    return !(sign > 0.0f) ? fmaxf(-d, job->band_lo) : fminf(d, job->band_hi);
+}
+
+/* The samples of block `block` of the brick at sample (i0, j0, k0), whose
+ * centre lies `probe` from the nearest triangle: a sample that puts past
+ * the band reads the band's edge without a search (the distance changes no
+ * faster than the point); the others are within the probe plus their
+ * offset of a triangle, which bounds the triangles their block search
+ * gathers. Signed by OpenVDB; for the winding number unsigned, for the
+ * caller to sign. */
+static cc_status measure_block(const lattice_job* job, int i0, int j0, int k0, int block, cc_vec3 centre, float probe,
+                               float half_diagonal, float* values, cc_nearest_scratch* scratch)
+{
+    cc_vec3 points[CC_SDF_PROBE_SAMPLES];
+    int index[CC_SDF_PROBE_SAMPLES], searched = 0;
+    float found[CC_SDF_PROBE_SAMPLES];
+    int x0 = (block & 1) * CC_SDF_PROBE, y0 = ((block >> 1) & 1) * CC_SDF_PROBE, z0 = (block >> 2) * CC_SDF_PROBE;
+    for (int z = z0; z < z0 + CC_SDF_PROBE; ++z)
+        for (int y = y0; y < y0 + CC_SDF_PROBE; ++y)
+            for (int x = x0; x < x0 + CC_SDF_PROBE; ++x) {
+                int n = (z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x;
+                cc_vec3 p = sample_point(job->vol, i0 + x, j0 + y, k0 + z);
+                if (probe - cc_v3_length(cc_v3_sub(p, centre)) >= job->sure) {
+                    values[n] = job->tree ? job->reach : signed_value(job, job->reach, values[n]);
+                    continue;
+                }
+                points[searched] = p;
+                index[searched++] = n;
+            }
+    if (!searched) return CC_OK;
+    cc_status s = cc_nearest_block(job->nodes, job->prims, job->v, job->tris, points, searched, job->reach,
+                                   probe + half_diagonal + 0.01f * job->vol->voxel, scratch, found);
+    if (s != CC_OK) return s;
+    for (int q = 0; q < searched; ++q)
+        values[index[q]] = job->tree ? found[q] : signed_value(job, found[q], values[index[q]]);
+    return CC_OK;
+}
+
+/* Brick b's samples: the distance to the nearest triangle, signed by the
+ * side the sample holds, clamped to the band. */
+static cc_status measure_brick(const lattice_job* job, int b, cc_nearest_scratch* scratch)
+{
+    const cc_sdf_volume* vol = job->vol;
+    int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK;
+    int i0 = (b % bx) * CC_SDF_BRICK, j0 = ((b / bx) % by) * CC_SDF_BRICK, k0 = (b / (bx * by)) * CC_SDF_BRICK;
+    float* values = vol->values + (size_t)vol->table[b] * CC_SDF_BRICK_SAMPLES;
+    float half = 0.5f * (CC_SDF_PROBE - 1) * vol->voxel, half_diagonal = 1.7320508f * half;
+    cc_vec3 centres[8];
+    float probes[8];
+    for (int block = 0; block < 8; ++block) {
+        cc_vec3 first = sample_point(vol, i0 + (block & 1) * CC_SDF_PROBE, j0 + ((block >> 1) & 1) * CC_SDF_PROBE,
+                                     k0 + (block >> 2) * CC_SDF_PROBE);
+        centres[block] = cc_v3_add(first, cc_v3(half, half, half));
+    }
+    float far = job->sure + half_diagonal;
+    cc_status s = cc_nearest_block(job->nodes, job->prims, job->v, job->tris, centres, 8, far, far, scratch, probes);
+    for (int block = 0; block < 8 && s == CC_OK; ++block)
+        s = measure_block(job, i0, j0, k0, block, centres[block], probes[block], half_diagonal, values, scratch);
+    if (s != CC_OK || !job->tree) return s;
+    /* A winding number costs more than a distance: only a brick with a
+     * sample inside the band takes one per sample; the others go empty,
+     * their sides decided by their corners (sign_open_lattice). */
+    int banded = 0;
+    for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) banded |= values[n] < job->reach;
+    for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) {
+        if (!banded) {
+            values[n] = job->band_hi;
+            continue;
+        }
+        cc_vec3 p = sample_point(vol, i0 + n % CC_SDF_BRICK, j0 + n / CC_SDF_BRICK % CC_SDF_BRICK,
+                                 k0 + n / (CC_SDF_BRICK * CC_SDF_BRICK));
+        values[n] = signed_value(job, values[n], inside_by_winding(job->tree, p) ? -1.0f : 1.0f);
+    }
+    return CC_OK;
+}
+
+/* Every stored brick's samples (measure_brick), on every thread. */
 static cc_status exact_distances(const cc_vec3* v, const int* tris, const cc_bvh_node* nodes, const int* prims,
                                  cc_sdf_volume* vol, const cc_winding_tree* tree, float band_lo, float band_hi,
                                  const cc_sdf_def* def)
 {
-    int bx = vol->nx / CC_SDF_BRICK, by = vol->ny / CC_SDF_BRICK, bricks = bx * by * (vol->nz / CC_SDF_BRICK);
-    float reach = fmaxf(-band_lo, band_hi), voxel = vol->voxel;
-    /* Float distances err by far less than this; it keeps the shortcut
-     * from deciding a sample that the search would find just inside. */
-    float sure = reach + 0.01f * voxel;
-    float half = 0.5f * (CC_SDF_PROBE - 1) * voxel, half_diagonal = 1.7320508f * half;
+    lattice_job job = {v, tris, nodes, prims, vol, tree, band_lo, band_hi, fmaxf(-band_lo, band_hi), 0.0f};
+    job.sure = job.reach + 0.01f * vol->voxel;
+    int bricks = (vol->nx / CC_SDF_BRICK) * (vol->ny / CC_SDF_BRICK) * (vol->nz / CC_SDF_BRICK);
     int done = 0, failed = 0;
 #pragma omp parallel
     {
         cc_nearest_scratch scratch;
         memset(&scratch, 0, sizeof scratch);
-        cc_vec3 points[CC_SDF_PROBE * CC_SDF_PROBE * CC_SDF_PROBE];
-        int index[CC_SDF_PROBE * CC_SDF_PROBE * CC_SDF_PROBE];
-        float found[CC_SDF_PROBE * CC_SDF_PROBE * CC_SDF_PROBE];
 #pragma omp for schedule(dynamic, 8)
         for (int b = 0; b < bricks; ++b) {
             int finished;
@@ -218,65 +305,9 @@ static cc_status exact_distances(const cc_vec3* v, const int* tris, const cc_bvh
 #else
             if ((finished & 63) == 0) report(def, 0.4f + 0.5f * (float)finished / (float)bricks);
 #endif
-            int stored = vol->table[b];
-            if (stored < 0) continue;
-            int i0 = (b % bx) * CC_SDF_BRICK, j0 = ((b / bx) % by) * CC_SDF_BRICK, k0 = (b / (bx * by)) * CC_SDF_BRICK;
-            float* values = vol->values + (size_t)stored * CC_SDF_BRICK_SAMPLES;
-            cc_vec3 centres[8];
-            float probes[8];
-            for (int block = 0; block < 8; ++block) {
-                int x0 = (block & 1) * CC_SDF_PROBE, y0 = ((block >> 1) & 1) * CC_SDF_PROBE, z0 = (block >> 2) * CC_SDF_PROBE;
-                cc_vec3 corner = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + x0), (float)(j0 + y0), (float)(k0 + z0)), voxel));
-                centres[block] = cc_v3_add(corner, cc_v3(half, half, half));
-            }
-            if (cc_nearest_block(nodes, prims, v, tris, centres, 8, sure + half_diagonal, sure + half_diagonal, &scratch,
-                                 probes) != CC_OK) {
+            if (vol->table[b] >= 0 && measure_brick(&job, b, &scratch) != CC_OK) {
 #pragma omp atomic write
                 failed = 1;
-                continue;
-            }
-            for (int block = 0; block < 8; ++block) {
-                int x0 = (block & 1) * CC_SDF_PROBE, y0 = ((block >> 1) & 1) * CC_SDF_PROBE, z0 = (block >> 2) * CC_SDF_PROBE;
-                cc_vec3 centre = centres[block];
-                float probe = probes[block];
-                int searched = 0;
-                for (int z = z0; z < z0 + CC_SDF_PROBE; ++z)
-                    for (int y = y0; y < y0 + CC_SDF_PROBE; ++y)
-                        for (int x = x0; x < x0 + CC_SDF_PROBE; ++x) {
-                            int n = (z * CC_SDF_BRICK + y) * CC_SDF_BRICK + x;
-                            cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + x), (float)(j0 + y), (float)(k0 + z)), voxel));
-                            if (probe - cc_v3_length(cc_v3_sub(p, centre)) >= sure) {
-                                values[n] = tree ? reach : inside_at(tree, p, values[n]) ? band_lo : band_hi;
-                                continue;
-                            }
-                            points[searched] = p;
-                            index[searched++] = n;
-                        }
-                if (!searched) continue;
-                if (cc_nearest_block(nodes, prims, v, tris, points, searched, reach, probe + half_diagonal + 0.01f * voxel,
-                                     &scratch, found) != CC_OK) {
-#pragma omp atomic write
-                    failed = 1;
-                    continue;
-                }
-                for (int q = 0; q < searched; ++q) {
-                    float d = found[q], *value = &values[index[q]];
-                    *value = tree ? d : inside_at(tree, points[q], *value) ? fmaxf(-d, band_lo) : fminf(d, band_hi);
-                }
-            }
-            if (tree) {
-                /* A winding number per sample costs more than its
-                 * distance: only a brick with a sample inside the band
-                 * takes them; the others go empty, their sides decided by
-                 * their corners (sign_open_lattice). */
-                int banded = 0;
-                for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) banded |= values[n] < reach;
-                for (int n = 0; n < CC_SDF_BRICK_SAMPLES; ++n) {
-                    cc_vec3 p = cc_v3_add(vol->origin, cc_v3_scale(cc_v3((float)(i0 + n % CC_SDF_BRICK), (float)(j0 + n / CC_SDF_BRICK % CC_SDF_BRICK),
-                                                                       (float)(k0 + n / (CC_SDF_BRICK * CC_SDF_BRICK))), voxel));
-                    values[n] = !banded ? band_hi
-                                        : inside_at(tree, p, 1.0f) ? fmaxf(-values[n], band_lo) : fminf(values[n], band_hi);
-                }
             }
         }
         cc_nearest_scratch_free(&scratch);
