@@ -24,7 +24,8 @@ static double segment_distance_sq(d3 p, d3 a, d3 b)
     return d3_len2(d3_sub(ap, d3_scale(ab, t)));
 }
 
-float cc_triangle_distance_sq(cc_vec3 pf, cc_vec3 af, cc_vec3 bf, cc_vec3 cf)
+/* cc_triangle_distance_sq, inlined into the block search. */
+static inline float triangle_distance_sq(cc_vec3 pf, cc_vec3 af, cc_vec3 bf, cc_vec3 cf)
 {
     /* In double: a sliver's regions are told apart by products of nearly
      * equal terms, and its float normal may tilt by eps over its angle. */
@@ -56,6 +57,8 @@ float cc_triangle_distance_sq(cc_vec3 pf, cc_vec3 af, cc_vec3 bf, cc_vec3 cf)
     double e = segment_distance_sq(p, a, b), f = segment_distance_sq(p, b, c), g = segment_distance_sq(p, c, a);
     return (float)(e < f ? (e < g ? e : g) : (f < g ? f : g));
 }
+
+float cc_triangle_distance_sq(cc_vec3 p, cc_vec3 a, cc_vec3 b, cc_vec3 c) { return triangle_distance_sq(p, a, b, c); }
 
 void cc_nearest_scratch_free(cc_nearest_scratch* s)
 {
@@ -193,7 +196,7 @@ cc_status cc_nearest_block(const cc_bvh_node* nodes, const int* prims, const cc_
         for (int j = 0; j < gathered; ++j) {
             if (gap[j] > best_reach2) continue;
             int t = scratch->triangle[j];
-            float d2 = cc_triangle_distance_sq(p, vertices[triangles[3 * t]], vertices[triangles[3 * t + 1]],
+            float d2 = triangle_distance_sq(p, vertices[triangles[3 * t]], vertices[triangles[3 * t + 1]],
                                             vertices[triangles[3 * t + 2]]);
             if (d2 < best2 || (d2 == best2 && !found)) {
                 best2 = d2;
