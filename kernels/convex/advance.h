@@ -111,6 +111,7 @@ CC_HD_CALL float cc_advance_impact(int ta, const cc_geom* a0, const cc_shape_mot
     float tau = r->tau, d = r->d;
     cc_vec3 n = r->n;
     cc_geom a = *a0, b = *b0;
+    CC_NO_UNROLL
     for (int k = 0; k < CC_ADVANCE_REFINE; ++k) {
         if (!(d > margin)) break; /* there already */
         float closing = cc_v3_dot(n, shift) + spin;
@@ -151,6 +152,7 @@ CC_HD_CALL cc_advance cc_conservative_advance(int ta, const cc_geom* a0, const c
     float spin = cc_v3_length(ma->turn) * ma->radius + cc_v3_length(mb->turn) * mb->radius;
     cc_vec3 shift = cc_v3_sub(ma->shift, mb->shift);
     cc_geom a = *a0, b = *b0;
+    CC_NO_UNROLL
     for (;;) {
         if (r.d <= done) {
             r.hit = 1;

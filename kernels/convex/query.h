@@ -160,9 +160,11 @@ CC_HD cc_edge_view cc_feature_edge_view(const cc_convex* c, const cc_feature* f,
         return v;
     }
     float top = -3.0e38f;
+    CC_NO_UNROLL
     for (int i = 0; i < f->count; ++i) top = cc_maxf(top, cc_v3_dot(f->p[i], d));
     int k = 0;
     cc_vec3 p1 = f->p[0];
+    CC_NO_UNROLL
     for (int i = 0; i < f->count; ++i) {
         if (!(cc_v3_dot(f->p[i], d) >= top - slab)) continue;
         if (k == 0) v.p0 = f->p[i];
@@ -242,6 +244,7 @@ CC_HD_CALL void cc_convex_polish_once(const cc_convex* a, const cc_convex* b, cc
     }
     /* Any candidate that separates more is closer to the answer: sep never
      * exceeds the signed distance. */
+    CC_NO_UNROLL
     for (int i = 0; i < count; ++i) {
         /* The direction itself (a face normal it was snapped to in the
          * last round): its separation is *sep already, never better. */
@@ -267,6 +270,7 @@ CC_HD_CALL int cc_convex_polish(const cc_convex* a, const cc_convex* b, cc_vec3*
                            cc_feature* fa, cc_feature* fb)
 {
     int improved = 1;
+    CC_NO_UNROLL
     for (int round = 0; round < 4 && improved; ++round) cc_convex_polish_once(a, b, n, sep, tol, fa, fb, &improved);
     if (improved) { /* features along the final direction */
         cc_convex_feature(a, *n, fa);
@@ -287,6 +291,7 @@ CC_HD_CALL float cc_convex_line_search(const cc_convex* a, const cc_convex* b, f
 {
     float best_t = 0.0f;
     cc_vec3 from = *n, w = cc_v3_sub(*pb, *pa);
+    CC_NO_UNROLL
     for (int k = 0; k < CC_CONVEX_ASCENT_SEARCH; ++k) {
         cc_vec3 la, lb, cand = cc_v3_normalize(cc_v3_madd(from, dir, t));
         /* Any points of A and B bound the separation along every x from
@@ -379,6 +384,7 @@ CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale,
     float turn = 0.0f; /* the last accepted turn, a good first guess for the next */
     int evals = 1;
     cc_vec3 g_prev = cc_v3(0.0f, 0.0f, 0.0f), n_back = n;
+    CC_NO_UNROLL
     for (int step = 0; step < CC_CONVEX_ASCENT_STEPS; ++step) {
         cc_vec3 w = cc_v3_sub(pb, pa);
         cc_vec3 g = cc_v3_reject(w, n);
@@ -396,6 +402,7 @@ CC_HD void cc_convex_ascend(const cc_convex* a, const cc_convex* b, float scale,
         float t0 = turn > 0.0f ? turn : glen / scale;
         float t = cc_convex_line_search(a, b, tol, dir, t0, &n, &sep, &pa, &pb, &evals);
         crease |= !(t > 0.0f);
+        CC_NO_UNROLL
         for (float probe = 1.0e-4f; !(t > 0.0f) && probe < 0.1f; probe *= 30.0f) {
             /* Stuck on a crease: the gradient just across it points back;
              * the shortest combination of the two runs along the crease. */
@@ -465,6 +472,7 @@ CC_HD_CALL int cc_convex_stationary(const cc_feature* fa, const cc_feature* fb, 
     cc_feature_project(other, &cp, au, av);
     if (other->count == 1) return cc_point_segment_distance2(pu, pv, au[0], av[0], au[0], av[0]) <= slab;
     if (other->count == 2) return cc_point_segment_distance2(pu, pv, au[0], av[0], au[1], av[1]) <= slab;
+    CC_NO_UNROLL
     for (int i = 0; i < other->count; ++i) {
         int j = i + 1 == other->count ? 0 : i + 1;
         if (cc_cross2(au[j] - au[i], av[j] - av[i], pu - au[i], pv - av[i]) < -slab * cc_maxf(fabsf(au[j] - au[i]), fabsf(av[j] - av[i])))
@@ -493,8 +501,10 @@ CC_HD_CALL int cc_convex_edge_pairs(const cc_convex* a, const cc_convex* b, cons
     if (!polygon_a || !polygon_b) return 0;
     cc_vec3 best_n = *n;
     float best = *sep;
+    CC_NO_UNROLL
     for (int i = 0; i < fa->count; ++i) {
         cc_vec3 ea = cc_v3_sub(fa->p[i + 1 == fa->count ? 0 : i + 1], fa->p[i]);
+        CC_NO_UNROLL
         for (int j = 0; j < fb->count; ++j) {
             cc_vec3 eb = cc_v3_sub(fb->p[j + 1 == fb->count ? 0 : j + 1], fb->p[j]);
             cc_vec3 c = cc_v3_normalize(cc_v3_cross(ea, eb));
@@ -577,6 +587,7 @@ CC_HD int cc_convex_align(const cc_convex* a, const cc_convex* b, cc_vec3* n, fl
 {
     int moved = 0;
     if (!(*sep > 0.0f)) return 0;
+    CC_NO_UNROLL
     for (int it = 0; it < 8; ++it) {
         cc_vec3 pa, pb;
         cc_feature fa, fb;
@@ -641,6 +652,7 @@ CC_HD_CALL int cc_convex_newton(const cc_convex* a, const cc_convex* b, float to
     float sharp = cc_convex_sharp(a, b, tol);
     if (!(g1 * g1 + g2 * g2 > sharp * sharp)) return 0;
     float j[2][2];
+    CC_NO_UNROLL
     for (int k = 0; k < 2; ++k) {
         cc_vec3 gk;
         cc_convex_gradient(a, b, cc_v3_normalize(cc_v3_madd(*n, k ? tp.t2 : tp.t1, CC_CONVEX_NEWTON_PROBE)), &gk);
@@ -653,6 +665,7 @@ CC_HD_CALL int cc_convex_newton(const cc_convex* a, const cc_convex* b, float to
      * (a deep overlap has saddles, which Newton's method would also reach). */
     float floor = cc_minf(s, *sep) - tol;
     int moved = 0;
+    CC_NO_UNROLL
     for (int it = 0; it < CC_CONVEX_NEWTON_STEPS; ++it) {
         float det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
         if (!(fabsf(det) > 0.0f)) break;
@@ -663,6 +676,7 @@ CC_HD_CALL int cc_convex_newton(const cc_convex* a, const cc_convex* b, float to
         cc_vec3 m, gm;
         float sm;
         int ok = 0;
+        CC_NO_UNROLL
         for (int half = 0; half < 4 && !ok; ++half, d1 *= 0.5f, d2 *= 0.5f) {
             m = cc_v3_normalize(cc_v3_madd(cc_v3_madd(*n, tp.t1, d1), tp.t2, d2));
             sm = cc_convex_gradient(a, b, m, &gm);
@@ -796,8 +810,10 @@ CC_HD_CALL void cc_support_sets_nearest(const cc_feature* sa, const cc_feature* 
 {
     float best = 3.0e38f;
     int edges_a = sa->count == 2 ? 1 : sa->count, edges_b = sb->count == 2 ? 1 : sb->count;
+    CC_NO_UNROLL
     for (int i = 0; i < edges_a; ++i) {
         cc_vec3 a0 = sa->p[i], da = cc_v3_sub(sa->p[i + 1 == sa->count ? 0 : i + 1], a0);
+        CC_NO_UNROLL
         for (int j = 0; j < edges_b; ++j) {
             cc_vec3 b0 = sb->p[j], db = cc_v3_sub(sb->p[j + 1 == sb->count ? 0 : j + 1], b0);
             float s, t;
@@ -841,6 +857,7 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
         const float *ou = r->overlap_u, *ov = r->overlap_v;
         int k = cc_feature_overlap(fa, fb, &cp, r->overlap_u, r->overlap_v);
         r->overlap_count = k;
+        CC_NO_UNROLL
         for (int i = 0; i < k; ++i) { /* the deepest point of the overlap */
             cc_vec3 qa, qb;
             if (!cc_feature_lift(fa, &cp, ou[i], ov[i], &qa) || !cc_feature_lift(fb, &cp, ou[i], ov[i], &qb)) continue;
@@ -940,7 +957,9 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
         float pu, pv;
         cc_plane_project(&cp, (poly == fa ? fb : fa)->p[0], &pu, &pv);
         float pu_[CC_FEATURE_MAX], pv_[CC_FEATURE_MAX], area = 0.0f;
+        CC_NO_UNROLL
         for (int i = 0; i < poly->count; ++i) cc_plane_project(&cp, poly->p[i], &pu_[i], &pv_[i]);
+        CC_NO_UNROLL
         for (int i = 0; i < poly->count; ++i) {
             int j = i + 1 == poly->count ? 0 : i + 1;
             area += cc_cross2(pu_[i], pv_[i], pu_[j], pv_[j]);
@@ -948,6 +967,7 @@ CC_HD int cc_ridge_of(const cc_convex* a, const cc_convex* b, const cc_feature* 
         float orient = area < 0.0f ? -1.0f : 1.0f; /* B's face winds the other way about n */
         float best = 0.0f;
         int edge = -1;
+        CC_NO_UNROLL
         for (int i = 0; i < poly->count; ++i) {
             int j = i + 1 == poly->count ? 0 : i + 1;
             float u0 = pu_[i], v0 = pv_[i], u1 = pu_[j], v1 = pv_[j];
@@ -1027,6 +1047,7 @@ CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, fl
     cc_ridge_slope(a, b, g, t1, &m, &f1);
     (*evals)++;
     int moved = 0;
+    CC_NO_UNROLL
     for (int it = 0; it < CC_CONVEX_NEWTON_STEPS; ++it) {
         if (!(f1 != f0)) break;
         float t = t0 - f0 * (t1 - t0) / (f1 - f0);
@@ -1079,6 +1100,7 @@ CC_HD_CALL int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const
     /* Two segments: each one's ridge (a long edge's is narrow: a turn a
      * hair off it brings in the edge's far end). */
     cc_ridge g;
+    CC_NO_UNROLL
     for (int k = 0; k < (ca == 2 && cb == 2 ? 2 : 1); ++k)
         if (cc_ridge_of(a, b, &r->feature_a, &r->feature_b, n, k, &g) &&
             (cc_convex_separation_along(a, b, cc_ridge_direction(&g, turn)) > sep + 2.0f * tol ||
@@ -1156,6 +1178,7 @@ CC_HD_CALL int cc_convex_ridge_climb(const cc_convex* a, const cc_convex* b, flo
     cc_convex_feature(a, *n_io, &fa);
     cc_convex_feature(b, cc_v3_neg(*n_io), &fb);
     int moved = 0;
+    CC_NO_UNROLL
     for (int k = 0; k < (fa.count == 2 && fb.count == 2 ? 2 : 1); ++k)
         moved |= cc_convex_ridge_climb_from(a, b, scale, tol, &fa, &fb, k, n_io, sep_io, evals);
     return moved;
@@ -1181,11 +1204,13 @@ CC_HD_CALL void cc_convex_pattern_climb(const cc_convex* a, const cc_convex* b, 
     float cp = 1.0f, sp = 0.0f; /* the pattern's turn */
     float min_step = cc_maxf(tol / scale, 1.0e-7f);
     int fails = 0;
+    CC_NO_UNROLL
     for (int it = 0; it < CC_CONVEX_PATTERN_STEPS && step > min_step; ++it) {
         cc_vec3 u0 = cc_v3_any_perpendicular(n), v0 = cc_v3_cross(n, u0);
         cc_vec3 u = cc_v3_add(cc_v3_scale(u0, cp), cc_v3_scale(v0, sp)), v = cc_v3_cross(n, u);
         cc_vec3 best_n = n;
         float best = sep;
+        CC_NO_UNROLL
         for (int k = 0; k < 8; ++k) {
             float ck, sk;
             cc_feature_disk_dir(k, &ck, &sk);
@@ -1229,10 +1254,12 @@ CC_HD_CALL void cc_convex_pattern_climb(const cc_convex* a, const cc_convex* b, 
 CC_HD_CALL int cc_convex_face_jump(const cc_convex* a, const cc_convex* b, float tol, cc_vec3* n, float* sep, int* evals)
 {
     int moved = 0;
+    CC_NO_UNROLL
     for (int k = 0; k < 2; ++k) {
         const cc_convex* x = k == 0 ? a : b;
         int faces = x->type == CC_SHAPE_BOX ? 6 : (x->type == CC_SHAPE_CONVEX_HULL ? x->hull.face_count : 0);
         cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
+        CC_NO_UNROLL
         for (int f = 0; f < faces; ++f) {
             cc_vec3 local;
             if (x->type == CC_SHAPE_BOX) {
@@ -1259,6 +1286,7 @@ CC_HD_CALL void cc_convex_settle(const cc_convex* a, const cc_convex* b, float s
                             cc_convex_result* r)
 {
     /* After a face jump the local stages run once more from the face. */
+    CC_NO_UNROLL
     for (int stage = 0; stage < 5 && cc_convex_unsettled(a, b, r, *n, *sep, tol); ++stage) {
         if (stage % 3 == 0) cc_convex_ridge_climb(a, b, scale, tol, n, sep, &r->iterations);
         else if (stage % 3 == 1) cc_convex_pattern_climb(a, b, scale, tol, n, sep, &r->iterations);
@@ -1410,6 +1438,7 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
     const float step = 6.28318531f / (float)CC_CONVEX_RING_STARTS;
     float top_phi[2] = {0.0f, 0.0f}, top_sep[2] = {-3.0e38f, -3.0e38f};
     cc_vec3 d;
+    CC_NO_UNROLL
     for (int j = 0; j < CC_CONVEX_RING_STARTS; ++j) {
         float sd = cc_convex_ring_separation(a, b, k, radial, axial, step * (float)j, &d);
         if (sd > top_sep[0]) {
@@ -1436,11 +1465,13 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
         }
     }
     const float golden = 0.381966011f;
+    CC_NO_UNROLL
     for (int t = 0; t < 2; ++t) {
         float lo = top_phi[t] - step, hi = top_phi[t] + step;
         float p1 = lo + golden * (hi - lo), p2 = hi - golden * (hi - lo);
         float s1 = cc_convex_ring_separation(a, b, k, radial, axial, p1, &d);
         float s2 = cc_convex_ring_separation(a, b, k, radial, axial, p2, &d);
+        CC_NO_UNROLL
         for (int it = 0; it < CC_CONVEX_RING_REFINE; ++it) {
             if (s1 > s2) {
                 hi = p2;
@@ -1486,10 +1517,12 @@ CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec
         const cc_hull_ref* hr = &x->hull;
         int top = cc_hull_support_vertex(hr, cc_v3_mul(x->size, d)), corner, end;
         cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
+        CC_NO_UNROLL
         for (cc_hull_corners_of(hr, top, &corner, &end); corner < end && count < CC_CONVEX_NEAR_FACES; ++corner) {
             cc_hull_face fc = hr->faces[cc_hull_corner_face(hr, corner)];
             if (!hr->graph) { /* no graph: the faces that hold the vertex */
                 int has = 0;
+                CC_NO_UNROLL
                 for (int i = 0; i < fc.count; ++i) has |= hr->indices[fc.first + i] - hr->vertex_first == top;
                 if (!has) continue;
             }
@@ -1508,6 +1541,7 @@ CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec
             local[count++] = cc_v3(radial * d.x / rxy, radial * d.y / rxy, axial);
         }
     }
+    CC_NO_UNROLL
     for (int i = 0; i < count; ++i) {
         out[i] = cc_frame_vector_out(&x->f, local[i]);
         if (k == 1) out[i] = cc_v3_neg(out[i]);
@@ -1525,11 +1559,13 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
                                         float* sep, int* evals, cc_feature* fa, cc_feature* fb)
 {
     int moved = 0;
+    CC_NO_UNROLL
     for (int k = 0; k < 2; ++k) {
         cc_vec3 cand[CC_CONVEX_NEAR_FACES];
         int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, cand);
         cc_vec3 best_n = *n;
         float best = *sep + 0.1f * tol;
+        CC_NO_UNROLL
         for (int i = 0; i < count; ++i) {
             float sc = cc_convex_separation_along(a, b, cand[i]);
             if (sc > best) {
@@ -1605,6 +1641,7 @@ CC_HD_CALL int cc_convex_certify(const cc_convex* a, const cc_convex* b, cc_vec3
     cc_feature fa, fb;
     cc_convex_feature(a, *n, &fa);
     cc_convex_feature(b, cc_v3_neg(*n), &fb);
+    CC_NO_UNROLL
     for (int k = 0; k < 2; ++k) {
         const cc_feature* f = k == 0 ? &fa : &fb;
         if (f->count < 3) continue;
@@ -1634,6 +1671,7 @@ CC_HD_CALL int cc_convex_certify(const cc_convex* a, const cc_convex* b, cc_vec3
 CC_HD_CALL int cc_convex_vertex_hops(const cc_convex* a, const cc_convex* b, cc_vec3 n, cc_vec3* start, float* start_sep)
 {
     int count = 0;
+    CC_NO_UNROLL
     for (int side = 0; side < 2; ++side) {
         const cc_convex* x = side == 0 ? a : b;
         if (!cc_convex_core_has_edges(x)) continue;
@@ -1644,11 +1682,13 @@ CC_HD_CALL int cc_convex_vertex_hops(const cc_convex* a, const cc_convex* b, cc_
         cc_vec3 vertex = cc_support(x, out);
         cc_vec3 u = cc_v3_any_perpendicular(out), v = cc_v3_cross(out, u);
         float apart = 1.0e-3f * cc_convex_core_extent(x);
+        CC_NO_UNROLL
         for (int k = 0; k < CC_CONVEX_HOP_WAYS; ++k) {
             /* Every 60 degrees about n. */
             const float c[CC_CONVEX_HOP_WAYS] = {1.0f, 0.5f, -0.5f, -1.0f, -0.5f, 0.5f};
             const float s = k == 0 || k == 3 ? 0.0f : (k < 3 ? 0.8660254f : -0.8660254f);
             cc_vec3 t = cc_v3_madd(cc_v3_scale(u, c[k]), v, s);
+            CC_NO_UNROLL
             for (float turn = 1.0e-3f; turn < 2.0f; turn *= 2.0f) {
                 cc_vec3 d = cc_v3_normalize(cc_v3_madd(out, t, turn));
                 if (!(cc_v3_length_sq(cc_v3_sub(cc_support(x, d), vertex)) > apart * apart)) continue;

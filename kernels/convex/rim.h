@@ -65,6 +65,7 @@ CC_HD int cc_rim_of_support(const cc_convex* c, cc_vec3 d, float near, cc_rim* k
  * r t per radian, the tangent by -(radial). */
 CC_HD int cc_rim_rim(cc_rim* ka, cc_rim* kb)
 {
+    CC_NO_UNROLL
     for (int it = 0; it < CC_RIM_NEWTON_STEPS; ++it) {
         cc_vec3 ta = cc_rim_tangent(ka), tb = cc_rim_tangent(kb);
         cc_vec3 d = cc_v3_sub(cc_rim_point(kb), cc_rim_point(ka));

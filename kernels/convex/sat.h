@@ -47,13 +47,16 @@ CC_HD_CALL int cc_sat_hull_twin(const cc_hull_ref* h, int i0, int i1)
 {
     if (h->graph) {
         int c, end;
+        CC_NO_UNROLL
         for (cc_hull_corners_of(h, i1, &c, &end); c < end; ++c)
             if (h->graph[c] == i0) return cc_hull_corner_face(h, c);
         return -1;
     }
+    CC_NO_UNROLL
     for (int f = 0; f < h->face_count; ++f) {
         const int* idx = h->indices + h->faces[f].first;
         int n = h->faces[f].count;
+        CC_NO_UNROLL
         for (int k = 0; k < n; ++k)
             if (idx[k] - h->vertex_first == i1 && idx[(k + 1) % n] - h->vertex_first == i0) return f;
     }
@@ -88,6 +91,7 @@ CC_HD_CALL int cc_sat_next_edge(const cc_convex* x, cc_sat_cursor* c, cc_sat_edg
     }
     if (x->type != CC_SHAPE_CONVEX_HULL) return 0;
     const cc_hull_ref* h = &x->hull;
+    CC_NO_UNROLL
     for (; c->face < h->face_count; c->face++, c->k = 0) {
         cc_hull_face fc = h->faces[c->face];
         const int* idx = h->indices + fc.first;
@@ -180,6 +184,7 @@ CC_HD_CALL int cc_sat_faces(const cc_convex* a, const cc_convex* b, int k, float
 {
     const cc_convex* x = k == 0 ? a : b;
     int faces = cc_sat_face_count(x);
+    CC_NO_UNROLL
     for (int f = 0; f < faces; ++f) {
         cc_vec3 d = cc_sat_face_normal(x, f);
         if (k == 1) d = cc_v3_neg(d);

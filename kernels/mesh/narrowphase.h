@@ -138,8 +138,10 @@ CC_HD unsigned cc_hfield_face_owners(const cc_hfield_ref* h, int id)
             if (cc_hfield_wedge(h, vr[v], vc[v], w) == id) self = w;
         int lowest = id;
         /* Both ways round from this wedge while the next one is coplanar. */
+        CC_NO_UNROLL
         for (int dir = 1; dir <= 5 && self >= 0; dir += 4) {
             int prev = id;
+            CC_NO_UNROLL
             for (int step = 1; step < 6; ++step) {
                 int t = cc_hfield_wedge(h, vr[v], vc[v], self + dir * step);
                 if (t < 0 || t == id || !cc_hfield_coplanar(h, prev, t)) break;
@@ -274,10 +276,12 @@ CC_HD_CALL int cc_surface_fan_owner(const cc_model_view* m, int s, cc_transform 
     cc_surface_triangle(m, s, pose, id, &t[0], &t[1], &t[2]);
     cc_vec3 vp = t[k];
     int closed = 0;
+    CC_NO_UNROLL
     for (int way = 0; way < 2 && !closed; ++way) {
         /* way 0 crosses the edge that starts at the vertex, way 1 the one
          * that ends there; either way the walk keeps turning one way. */
         int cur = id, corner = k;
+        CC_NO_UNROLL
         for (int step = 0; step < CC_SURFACE_FAN_MAX; ++step) {
             int edge = way == 0 ? corner : (corner == 0 ? 2 : corner - 1);
             int next = cc_surface_adjacent(m, s, cur, edge);
@@ -538,6 +542,7 @@ CC_HD_CALL int cc_mesh_others_keep(const cc_mesh_context* x, int ta, const cc_ge
                                    int ask_count)
 {
     cc_vec3 ref = cc_triangle_reference(ga, ta);
+    CC_NO_UNROLL
     for (int i = 0; i < ask_count; ++i) {
         if (cc_mesh_reports_plainly(x, ta, ga, asks[i], own) == 0) continue;
         cc_vec3 q[3];
@@ -605,6 +610,7 @@ CC_HD_CALL unsigned cc_mesh_seam_unclaimed(const cc_mesh_context* x, int ta, con
     /* The coplanar edges whose neighbours share a dropped point, asked in
      * one pass each, so that little is live across the queries. */
     unsigned ask = 0u;
+    CC_NO_UNROLL
     for (int i = 0; i < mf->count; ++i)
         if (!(keep >> i & 1u)) ask |= cc_mesh_seam_edges(t, ref, flags, mf, i);
     unsigned claims = 0u;
@@ -617,6 +623,7 @@ CC_HD_CALL unsigned cc_mesh_seam_unclaimed(const cc_mesh_context* x, int ta, con
         if (nb >= 0 && cc_mesh_triangle_query(x, ta, ga, nb, q, &threshold, &other) == CC_TRI_FACE) claims |= 1u << k;
     }
     unsigned extra = 0u;
+    CC_NO_UNROLL
     for (int i = 0; i < mf->count; ++i) {
         if (keep >> i & 1u) continue;
         unsigned edges = cc_mesh_seam_edges(t, ref, flags, mf, i);
@@ -639,6 +646,7 @@ CC_HD unsigned cc_mesh_convex_keep(const cc_mesh_context* x, int ta, const cc_ge
                                           flags, asks, &ask_count);
     if (verdict == CC_SURFACE_ASK_NEIGHBOUR) {
         float own = 3.0e38f;
+        CC_NO_UNROLL
         for (int k = 0; k < mf->count; ++k) own = cc_minf(own, mf->distance[k]);
         verdict = cc_mesh_others_keep(x, ta, ga, own, asks, ask_count) ? CC_SURFACE_DROP : CC_SURFACE_KEEP;
     } else if (verdict == CC_SURFACE_ASK_FLAT) {
@@ -686,6 +694,7 @@ CC_HD_CALL int cc_hfield_buried_contact(const cc_mesh_context* x, int ta, const 
         cc_convex a = cc_convex_of(ga, ta, ref);
         low[0] = cc_support(&a, mf->normal);
     }
+    CC_NO_UNROLL
     for (int k = 0; k < count; ++k) {
         float depth = cc_v3_dot(cc_v3_sub(low[k], rel[0]), n); /* < 0: under the plane */
         cc_manifold_add(mf, cc_v3_add(ref, cc_v3_madd(low[k], n, -0.5f * depth)), depth, threshold);
@@ -714,6 +723,7 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta, int spher
     unsigned keep = (1u << mf.count) - 1u;
     if (x->pass != CC_MESH_PASS_EMIT && !buried)
         keep = sphere ? cc_mesh_sphere_keep(x, &ga, feature, t, &mf) : cc_mesh_convex_keep(x, ta, &ga, feature, t, &mf);
+    CC_NO_UNROLL
     for (int k = 0; k < mf.count; ++k)
         if (keep >> k & 1u)
             cc_mesh_contact_within(x, mf.point[k], mf.normal, mf.distance[k], mf.offset[k],
@@ -749,6 +759,7 @@ CC_HD_CALL void cc_mesh_plane_vertices_item(const cc_mesh_context* x)
     plane.size = m->shape_geom[sa].size;
     float threshold = cc_core_threshold(x->a, x->b);
     int end = cc_mesh_chunk_end(x, cc_mesh_vertex_count(m, sb));
+    CC_NO_UNROLL
     for (int v = x->item->element; v < end; ++v) {
         cc_manifold mf;
         cc_collide_plane_vertex(&plane, cc_mesh_world_vertex(m, sb, x->shape_pose[sb], v), threshold, &mf);
@@ -778,6 +789,7 @@ CC_HD int cc_surface_closest(const cc_model_view* m, int y, cc_transform pose, c
         cc_bvh_query it;
         cc_bvh_query_begin(&it, cc_v3_sub(pu, r), cc_v3_add(pu, r));
         int best_t = -1;
+        CC_NO_UNROLL
         for (int t = cc_bvh_query_next(&it, nodes, prims); t >= 0; t = cc_bvh_query_next(&it, nodes, prims)) {
             cc_vec3 a = cc_v3_mul(m->mesh_vertices[tris[t].v[0]], k), b = cc_v3_mul(m->mesh_vertices[tris[t].v[1]], k),
                     c = cc_v3_mul(m->mesh_vertices[tris[t].v[2]], k);
@@ -824,6 +836,7 @@ CC_HD_CALL void cc_mesh_vertices_item(const cc_mesh_context* x, int of_a)
     float radius = threshold + (closed ? CC_MESH_PENETRATION_REACH * cc_surface_extent(m, sy) : 0.0f);
     cc_transform px = x->shape_pose[sx], py = x->shape_pose[sy];
     int end = cc_mesh_chunk_end(x, cc_mesh_vertex_count(m, sx));
+    CC_NO_UNROLL
     for (int v = x->item->element; v < end; ++v) {
         cc_vec3 p = cc_mesh_world_vertex(m, sx, px, v), q, fn;
         if (!cc_surface_closest(m, sy, py, p, radius, &q, &fn)) continue;
@@ -905,6 +918,7 @@ CC_HD void cc_mesh_emit_slot_thread(int t, int blocks, const cc_model_view* m, c
     unsigned long long key = slots[j];
     if (key == 0ull) return;
     unsigned print = (unsigned)key;
+    CC_NO_UNROLL
     for (int i = j - j % CC_REDUCE_SLOTS_PER_BIN; i < j; ++i)
         if (slots[i] != 0ull && (unsigned)slots[i] == print) return;
     cc_mesh_item it;

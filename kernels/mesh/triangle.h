@@ -466,6 +466,7 @@ CC_HD_CALL unsigned cc_triangle_dedupe_mask(const cc_manifold* m, cc_vec3 t0, cc
     cc_vec3 rel[3] = {cc_v3_sub(t0, ref), cc_v3_sub(t1, ref), cc_v3_sub(t2, ref)};
     float ref_coord = cc_tri_abs_max(ref), bound = cc_tri_band_bound(rel, w, ref_coord);
     unsigned keep = 0u;
+    CC_NO_UNROLL
     for (int i = 0; i < m->count; ++i) {
         /* The point's core point on the triangle, relative to ref. */
         cc_vec3 q = cc_v3_sub(cc_manifold_point_b(m, i), ref);
@@ -497,6 +498,7 @@ CC_HD int cc_triangle_points_near_vertices(const cc_manifold* m, cc_vec3 t0, cc_
     cc_vec3 w[3] = {t0, t1, t2};
     cc_vec3 rel[3] = {cc_v3_sub(t0, ref), cc_v3_sub(t1, ref), cc_v3_sub(t2, ref)};
     float bound = cc_tri_band_bound(rel, w, cc_tri_abs_max(ref));
+    CC_NO_UNROLL
     for (int i = 0; i < m->count; ++i) {
         cc_vec3 q = cc_v3_sub(cc_manifold_point_b(m, i), ref);
         for (int k = 0; k < 3; ++k)
@@ -509,6 +511,7 @@ CC_HD int cc_triangle_dedupe_points(cc_manifold* m, cc_vec3 t0, cc_vec3 t1, cc_v
 {
     unsigned keep = cc_triangle_dedupe_mask(m, t0, t1, t2, ref, flags);
     int n = 0;
+    CC_NO_UNROLL
     for (int i = 0; i < m->count; ++i) {
         if (!(keep >> i & 1u)) continue;
         m->point[n] = m->point[i];
@@ -755,6 +758,7 @@ CC_HD_CALL float cc_tri_deepest_drop(const cc_convex* a, const cc_convex* prism,
         cc_vec3 p0 = t[k], e = cc_v3_sub(t[k == 2 ? 0 : k + 1], p0);
         /* A parameter in the shadow: the best of the scan and the seeds. */
         float u0 = 0.0f, d0 = -3.0e38f;
+        CC_NO_UNROLL
         for (int i = 0; i <= CC_TRI_RIM_SAMPLES + 3; ++i) {
             float u;
             if (i <= CC_TRI_RIM_SAMPLES) u = (float)i / CC_TRI_RIM_SAMPLES;
@@ -770,6 +774,7 @@ CC_HD_CALL float cc_tri_deepest_drop(const cc_convex* a, const cc_convex* prism,
         const float g = 0.381966011f; /* 2 - the golden ratio */
         float u1 = lo + g * (hi - lo), u2 = hi - g * (hi - lo);
         float d1 = cc_tri_drop_toward(a, p0, e, u1, u0, n, &q), d2 = cc_tri_drop_toward(a, p0, e, u2, u0, n, &q);
+        CC_NO_UNROLL
         for (int step = 0; step < CC_TRI_RIM_STEPS; ++step) {
             if (d1 >= d2) {
                 hi = u2, u2 = u1, d2 = d1;
@@ -830,6 +835,7 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
      * all). */
     float lo = 0.0f, hi = -low_h + 2.0f * tol;
     cc_vec3 zero = cc_v3(0.0f, 0.0f, 0.0f);
+    CC_NO_UNROLL
     for (int step = 0; step < CC_TRI_DEPTH_STEPS && hi - lo > tol; ++step) {
         float mid = 0.5f * (lo + hi);
         cc_vec3 shift = cc_v3_scale(n, -mid);
@@ -854,6 +860,7 @@ CC_HD int cc_tri_face_depth(const cc_convex* a, const cc_convex* prism, cc_vec3 
     float free_lift = hi;
     cc_gjk_result g;
     g.status = CC_GJK_OVERLAP;
+    CC_NO_UNROLL
     for (int k = 0; k < CC_TRI_FREE_TRIES && g.status != CC_GJK_SEPARATED; ++k) {
         free_lift += 2.0f * tol * cc_tri_pow10(k);
         cc_gjk(a, prism, cc_v3_scale(n, -free_lift), zero, 3.0e38f, 0.0f, tol, &g);
@@ -975,6 +982,7 @@ CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type
 CC_HD_CALL float cc_tri_overlap_gap(const cc_convex_result* r, cc_vec3* pa, cc_vec3* pb)
 {
     float best = 3.0e38f;
+    CC_NO_UNROLL
     for (int i = 0; i < r->overlap_count; ++i) {
         cc_vec3 qa, qb;
         if (!cc_feature_lift(&r->feature_a, &r->overlap_plane, r->overlap_u[i], r->overlap_v[i], &qa) ||
@@ -1082,11 +1090,13 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * mean: on the edge they span, not at whichever end came first, so
      * that the triangles around the edge classify it alike. */
     int deepest = 0;
+    CC_NO_UNROLL
     for (int i = 1; i < m->count; ++i)
         if (m->distance[i] < m->distance[deepest]) deepest = i;
     float tie = CC_TRI_FRONT_ROUNDING * (q->a.extent + q->size);
     cc_vec3 qb = cc_v3(0.0f, 0.0f, 0.0f);
     int tied = 0;
+    CC_NO_UNROLL
     for (int i = 0; i < m->count; ++i)
         if (m->distance[i] <= m->distance[deepest] + tie) {
             qb = cc_v3_add(qb, cc_v3_sub(cc_manifold_point_b(m, i), q->origin));

@@ -66,6 +66,7 @@ CC_HD void cc_line_clip_cone(cc_vec3 p, cc_vec3 d, float r, float h, float* ente
  * its size: the faces' planes are stored unscaled). */
 CC_HD void cc_line_clip_hull(const cc_hull_ref* hull, cc_vec3 p, cc_vec3 d, float* enter, float* leave)
 {
+    CC_NO_UNROLL
     for (int i = 0; i < hull->face_count; ++i) {
         cc_hull_face f = hull->faces[i];
         float rate = cc_v3_dot(f.normal, d), room = f.offset - cc_v3_dot(f.normal, p);
