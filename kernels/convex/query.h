@@ -829,14 +829,77 @@ CC_HD_CALL void cc_support_sets_nearest(const cc_feature* sa, const cc_feature* 
     }
 }
 
+/* A disk feature seen along n (the contact plane's normal) as a circle in
+ * that plane: its centre, and the radius of the largest circle inside its
+ * projection (an ellipse when the cap tilts within CC_FEATURE_ANGLE). */
+CC_HD void cc_disk_in_plane(const cc_convex* c, const cc_feature* f, const cc_contact_plane* cp, float* u, float* v,
+                            float* radius)
+{
+    cc_vec3 centre = cc_v3(0.0f, 0.0f, 0.0f);
+    for (int i = 0; i < f->count; ++i) centre = cc_v3_add(centre, f->p[i]);
+    cc_plane_project(cp, cc_v3_scale(centre, 1.0f / (float)f->count), u, v);
+    *radius = c->size.x * fabsf(cc_v3_dot(f->normal, cp->n));
+}
+
+/* A point where two features overlap seen along the contact plane's
+ * normal, when at least one is a disk (a cylinder's cap, a cone's base)
+ * and their polygons do not overlap: the inscribed polygon of a disk falls
+ * short of its rim by 8 % of the radius, and misses a thin lens where two
+ * caps, or a cap and a face, overlap by less. Between two disks, the middle
+ * of their lens on the line through the centres; a disk against a polygon
+ * or a segment, the point of that feature nearest the disk's centre.
+ * Returns 0 when the features do not overlap. */
+CC_HD_CALL int cc_disk_overlap_point(const cc_convex* a, const cc_feature* fa, const cc_convex* b, const cc_feature* fb,
+                                     const cc_contact_plane* cp, float* ou, float* ov)
+{
+    int disk_a = cc_feature_is_disk(a, fa), disk_b = cc_feature_is_disk(b, fb);
+    float u1, v1, r1, u2, v2, r2;
+    if (disk_a && disk_b) {
+        cc_disk_in_plane(a, fa, cp, &u1, &v1, &r1);
+        cc_disk_in_plane(b, fb, cp, &u2, &v2, &r2);
+        float du = u2 - u1, dv = v2 - v1, d = sqrtf(du * du + dv * dv);
+        if (!(d < r1 + r2)) return 0;
+        /* The lens spans [max(-r1, d - r2), min(r1, d + r2)] from centre 1
+         * towards centre 2. */
+        float s = 0.5f * (cc_maxf(-r1, d - r2) + cc_minf(r1, d + r2));
+        *ou = u1 + (d > 0.0f ? du * (s / d) : 0.0f);
+        *ov = v1 + (d > 0.0f ? dv * (s / d) : 0.0f);
+        return 1;
+    }
+    const cc_feature* other = disk_a ? fb : fa;
+    cc_disk_in_plane(disk_a ? a : b, disk_a ? fa : fb, cp, &u1, &v1, &r1);
+    float pu[CC_FEATURE_MAX], pv[CC_FEATURE_MAX];
+    cc_feature_project(other, cp, pu, pv);
+    /* The point of the other feature nearest the centre: the centre itself
+     * inside a polygon (counter-clockwise after the projection). */
+    int edges = other->count == 2 ? 1 : other->count, inside = other->count >= 3;
+    float best = 3.0e38f, qu = u1, qv = v1;
+    CC_NO_UNROLL
+    for (int e = 0; e < edges; ++e) {
+        int e1 = e + 1 == other->count ? 0 : e + 1;
+        float eu = pu[e1] - pu[e], ev = pv[e1] - pv[e], len = eu * eu + ev * ev;
+        if (cc_cross2(eu, ev, u1 - pu[e], v1 - pv[e]) < 0.0f) inside = 0;
+        float t = len > 0.0f ? cc_clampf(((u1 - pu[e]) * eu + (v1 - pv[e]) * ev) / len, 0.0f, 1.0f) : 0.0f;
+        float du = pu[e] + t * eu - u1, dv = pv[e] + t * ev - v1;
+        if (du * du + dv * dv < best) best = du * du + dv * dv, qu = pu[e] + t * eu, qv = pv[e] + t * ev;
+    }
+    if (inside) qu = u1, qv = v1;
+    else if (!(best < r1 * r1)) return 0;
+    *ou = qu;
+    *ov = qv;
+    return 1;
+}
+
 /* Witness points for the final direction, a pair facing each other along
  * n, from the exact support sets within r's features: two points; a point
  * and the point of the other set nearest to it seen along n (a side line
  * of a cylinder or cone is the surface only along itself, so the nearest
  * point in space would leave the surface across it); two segments at
  * their closest points; otherwise the deepest point where the features
- * overlap seen along n, lifted onto both, or for a segment beside a
- * polygon, not overlapping it, their closest edges' closest points. The
+ * overlap seen along n, lifted onto both (where a disk's polygon misses
+ * it, a point of the disk's own overlap: cc_disk_overlap_point), or for a
+ * segment beside a polygon, not overlapping it, their closest edges'
+ * closest points. The
  * overlap of two features of which one is a polygon is kept in r for the
  * manifold's clipping. Without any of these *pa and *pb keep the caller's
  * points. */
@@ -867,6 +930,15 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
                 *pa = qa;
                 *pb = qb;
             }
+        }
+        float u, v;
+        cc_vec3 qa, qb;
+        if (k == 0 && (cc_feature_is_disk(a, fa) || cc_feature_is_disk(b, fb)) &&
+            cc_disk_overlap_point(a, fa, b, fb, &cp, &u, &v) && cc_feature_lift(fa, &cp, u, v, &qa) &&
+            cc_feature_lift(fb, &cp, u, v, &qb)) {
+            *pa = qa;
+            *pb = qb;
+            return;
         }
     }
     cc_feature sa, sb;

@@ -6,7 +6,8 @@
 // against a tiny box (at most two contacts), and long nearly parallel
 // capsules (no tilted normal, the same answer in either order), small
 // shapes at a cone's centre (the best of the side normals around the axis),
-// a tilted cylinder on a large box (its exact deepest rim point), small
+// a tilted cylinder on a large box (its exact deepest rim point), caps
+// overlapping in a lens thinner than their polygons reach, small
 // shapes beside long cones (GJK on sliver simplices), and contact points
 // where the shapes touch: a sphere on a cylinder's cap beside the cap's
 // inscribed polygon, a sphere on a hull's edge; a capsule through a thin
@@ -330,6 +331,54 @@ TEST(FuzzRegressions, SphereOverACylinderCapTouchesItUnderItsCentre)
         EXPECT_NEAR(c[0].point1.x, p.a.pose.p.x, 1e-5f) << "azimuth " << azimuth;
         EXPECT_NEAR(c[0].point1.y, p.a.pose.p.y, 1e-5f) << "azimuth " << azimuth;
         EXPECT_NEAR(c[0].point1.z, half, 1e-5f) << "azimuth " << azimuth;
+        expect_clean(p);
+    }
+}
+
+TEST(FuzzRegressions, CapsOverlappingInAThinLensTouchInsideTheLens)
+{
+    // A cylinder's bottom cap on the top cap of a cylinder, the base of a
+    // cone or the top face of a box beside it, their disks (or the disk and
+    // the face) overlapping in a lens narrower than the 8 % by which a
+    // cap's inscribed octagon falls short of its rim. The octagons did not
+    // overlap, and the contact kept the query's support points on the two
+    // rims: 4.5 cm to 730 m apart across the normal (cylinders of radius
+    // 168 and 722). Closed form: the depth as placed along the common axis
+    // (the lens is wider than it is deep), and every contact point inside
+    // both the disk and the other cap.
+    Random rnd(2711);
+    const cc_shape_type others[3] = {CC_SHAPE_CYLINDER, CC_SHAPE_CONE, CC_SHAPE_BOX};
+    for (int i = 0; i < 90; ++i) {
+        cc_shape_type other = others[i % 3];
+        float r1 = (float)rnd.log_uniform(0.01, 500.0), r2 = r1 * (float)rnd.log_uniform(0.2, 5.0);
+        float h1 = r1 * (float)rnd.uniform(0.2, 2.0), h2 = r2 * (float)rnd.uniform(0.2, 2.0);
+        float lens = std::min(r1, r2) * (float)rnd.uniform(0.005, 0.07);
+        float depth = lens * (float)rnd.uniform(0.02, 0.2), azimuth = (float)rnd.uniform(0.0, 6.2831853);
+        float ux = std::cos(azimuth), uy = std::sin(azimuth);
+        Pair p;
+        p.pose_class = kParallel;
+        p.a = shape(CC_SHAPE_CYLINDER, {r1, h1, 0}, {0, 0, 0}, {0, 0, 0, 1});
+        float z = -(h1 + h2) + depth, apart = r1 + r2 - lens;
+        if (other == CC_SHAPE_BOX) {
+            // Its face's near edge square to the offset, r1 - lens from the axis.
+            float s = std::sin(0.5f * azimuth), c = std::cos(0.5f * azimuth);
+            p.b = shape(CC_SHAPE_BOX, {r2, r2, h2}, {ux * apart, uy * apart, z}, {0, 0, s, c});
+        } else {
+            // A cone turned over: its base on top.
+            cc_quat q = other == CC_SHAPE_CONE ? cc_quat{1, 0, 0, 0} : cc_quat{0, 0, 0, 1};
+            p.b = shape(other, {r2, h2, 0}, {ux * apart, uy * apart, z}, q);
+        }
+        std::vector<cc_contact> c = contacts(p);
+        ASSERT_FALSE(c.empty()) << describe(p);
+        float tol = 2e-5f * (r1 + r2 + h1 + h2);
+        EXPECT_NEAR(min_distance(c), -depth, tol) << describe(p);
+        for (const cc_contact& k : c)
+            for (cc_vec3 x : {k.point0, k.point1}) {
+                float along = x.x * ux + x.y * uy, across = -x.x * uy + x.y * ux;
+                EXPECT_LE(std::hypot(x.x, x.y), r1 + tol) << describe(p);
+                if (other == CC_SHAPE_BOX) EXPECT_GE(along, r1 - lens - tol) << describe(p);
+                else EXPECT_LE(std::hypot(along - apart, across), r2 + tol) << describe(p);
+            }
         expect_clean(p);
     }
 }
