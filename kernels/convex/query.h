@@ -868,21 +868,25 @@ CC_HD_CALL int cc_disk_overlap_point(const cc_convex* a, const cc_feature* fa, c
     }
     const cc_feature* other = disk_a ? fb : fa;
     cc_disk_in_plane(disk_a ? a : b, disk_a ? fa : fb, cp, &u1, &v1, &r1);
-    float pu[CC_FEATURE_MAX], pv[CC_FEATURE_MAX];
-    cc_feature_project(other, cp, pu, pv);
     /* The point of the other feature nearest the centre: the centre itself
-     * inside a polygon (counter-clockwise after the projection). */
-    int edges = other->count == 2 ? 1 : other->count, inside = other->count >= 3;
+     * inside a polygon (on one side of every edge, whichever way the
+     * projection turned it). */
+    int edges = other->count == 2 ? 1 : other->count, left = 0, right = 0;
     float best = 3.0e38f, qu = u1, qv = v1;
     CC_NO_UNROLL
     for (int e = 0; e < edges; ++e) {
-        int e1 = e + 1 == other->count ? 0 : e + 1;
-        float eu = pu[e1] - pu[e], ev = pv[e1] - pv[e], len = eu * eu + ev * ev;
-        if (cc_cross2(eu, ev, u1 - pu[e], v1 - pv[e]) < 0.0f) inside = 0;
-        float t = len > 0.0f ? cc_clampf(((u1 - pu[e]) * eu + (v1 - pv[e]) * ev) / len, 0.0f, 1.0f) : 0.0f;
-        float du = pu[e] + t * eu - u1, dv = pv[e] + t * ev - v1;
-        if (du * du + dv * dv < best) best = du * du + dv * dv, qu = pu[e] + t * eu, qv = pv[e] + t * ev;
+        float au, av, bu, bv;
+        cc_plane_project(cp, other->p[e], &au, &av);
+        cc_plane_project(cp, other->p[e + 1 == other->count ? 0 : e + 1], &bu, &bv);
+        float eu = bu - au, ev = bv - av, len = eu * eu + ev * ev;
+        float side = cc_cross2(eu, ev, u1 - au, v1 - av);
+        left |= side > 0.0f;
+        right |= side < 0.0f;
+        float t = len > 0.0f ? cc_clampf(((u1 - au) * eu + (v1 - av) * ev) / len, 0.0f, 1.0f) : 0.0f;
+        float du = au + t * eu - u1, dv = av + t * ev - v1;
+        if (du * du + dv * dv < best) best = du * du + dv * dv, qu = au + t * eu, qv = av + t * ev;
     }
+    int inside = other->count >= 3 && !(left && right);
     if (inside) qu = u1, qv = v1;
     else if (!(best < r1 * r1)) return 0;
     *ou = qu;
