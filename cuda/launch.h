@@ -16,7 +16,10 @@
 
 /* A kernel's register cap (CUDA 12.4+; older compilers leave the choice to
  * ptxas). For kernels whose call chains ptxas pads far beyond what they
- * need: the cap must cause no spills (scripts/kernel-resources.py). */
+ * need: the cap must cause no spills (scripts/kernel-resources.py). The
+ * heavy kernels take 224: at 192 the convex query's call chains spilled a
+ * few bytes whenever the query grew, and with 256-thread blocks any count
+ * from 129 to 255 runs one block per SM. */
 #if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
 #define CC_MAX_REGISTERS(n) __maxnreg__(n)
 #else
