@@ -13,7 +13,9 @@
  * there is refined by the parabola through it and its neighbours (the field
  * is smooth within a cell, and one more sample keeps the lower of the two),
  * and a flat stretch (samples within CC_SDF_FLAT_VOXELS of the lowest) is
- * followed to its ends, each found by bisection to 1/256 of a step.
+ * followed to its ends, each found by bisection to 1/256 of a step. An
+ * edge whose end a vertex feature of the same chunk sampled takes that
+ * sample (the walking order puts many edges beside their ends).
  * Contacts are routed like the vertex route's (reduction votes, then the
  * emit pass by fingerprint: ((i * 2 + which) * 2 + side), i the feature's
  * place in the walking order, which the end of a flat stretch, side 1 for
@@ -47,24 +49,26 @@ CC_HD float cc_sdf_along(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, float t, f
  * the field's gradient at `toward` (l itself, or for the end of a flat
  * stretch a point inside it: at the end the edge leaves y's face, where
  * interpolation blends the face's normal with the rim's), when the field
- * has a direction there. */
-CC_HD_CALL void cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l,
-                                     cc_vec3 toward, int of_a, unsigned fingerprint)
+ * has a direction there. Returns the field at l, below `threshold` exact
+ * (from it up, possibly a bound: cc_sdf_distance_below). */
+CC_HD_CALL float cc_sdf_point_contact(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l,
+                                      cc_vec3 toward, int of_a, unsigned fingerprint)
 {
     cc_vec3 g;
     float threshold = cc_core_threshold(x->a, x->b);
     float d = cc_sdf_distance_below(f, l, threshold, &g);
     /* What cc_mesh_contact would drop, dropped before the normal is made. */
-    if (x->pass == CC_MESH_PASS_EMIT ? fingerprint != x->emit_print : !(d < threshold)) return;
+    if (x->pass == CC_MESH_PASS_EMIT ? fingerprint != x->emit_print : !(d < threshold)) return d;
     if (toward.x != l.x || toward.y != l.y || toward.z != l.z) cc_sdf_distance(f, toward, &g);
     float len = cc_v3_length(g);
-    if (!(len > 0.0f)) return;
+    if (!(len > 0.0f)) return d;
     cc_vec3 out = cc_tf_vector(py, cc_v3_scale(g, 1.0f / len));
     cc_vec3 p = cc_tf_point(py, l);
     /* Manifold conventions: normal from a to b, the midpoint, the core distance. */
     cc_vec3 normal = of_a ? cc_v3_neg(out) : out;
     cc_vec3 mid = cc_v3_madd(p, out, -0.5f * d);
     cc_mesh_contact(x, mid, normal, d, cc_v3_scale(normal, d), fingerprint);
+    return d;
 }
 
 /* Where the field along the edge crosses `level` between parameters
@@ -94,9 +98,24 @@ CC_HD float cc_sdf_dip(const cc_sdf_ref* f, cc_vec3 l0, cc_vec3 dl, int at, floa
     return cc_sdf_along(f, l0, dl, vertex, near) < lowest ? vertex : t;
 }
 
-/* Edge l0 -> l1 (y's frame): contacts inside it that its ends miss. */
+/* A sample of a vertex that a vertex feature took (at `threshold`, by
+ * cc_sdf_point_contact), or CC_SDF_UNKNOWN. */
+#define CC_SDF_UNKNOWN (-3.4e38f)
+
+/* The sample at an end of an edge, for a search that needs it exact below
+ * `near`: a vertex's sample taken at `threshold` reads the same when below
+ * it, or from `near` up (both then bound the same way); else sampled. */
+CC_HD float cc_sdf_end_sample(const cc_sdf_ref* f, cc_vec3 l, float known, float threshold, float near)
+{
+    if (known != CC_SDF_UNKNOWN && (known < threshold || known >= near)) return known;
+    cc_vec3 g;
+    return cc_sdf_distance_below(f, l, near, &g);
+}
+
+/* Edge l0 -> l1 (y's frame): contacts inside it that its ends miss. `end`:
+ * the ends' samples where vertex features took them, else CC_SDF_UNKNOWN. */
 CC_HD_CALL void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref* f, cc_transform py, cc_vec3 l0,
-                                     cc_vec3 l1, float threshold, int of_a, unsigned base)
+                                     cc_vec3 l1, const float* end, float threshold, int of_a, unsigned base)
 {
     cc_vec3 dl = cc_v3_sub(l1, l0);
     float voxel = f->d->voxel, length = cc_v3_length(dl);
@@ -109,23 +128,27 @@ CC_HD_CALL void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref*
      * belong to its flat stretch: their exact value is not needed. */
     float step = length / (float)steps;
     float near = threshold + 1.7320508f * step + CC_SDF_FLAT_VOXELS * voxel;
-    float lowest = 3.4e38f, previous = 0.0f, before = 0.0f, after = 0.0f;
+    /* Kept for the flat stretch's walk, which would otherwise sample its
+     * whole length again. */
+    float sample[CC_SDF_EDGE_STEPS + 1];
+    float lowest = 3.4e38f;
     int at = 0;
+    CC_NO_UNROLL
     for (int k = 0; k <= steps; ++k) {
-        float v = cc_sdf_along(f, l0, dl, (float)k / (float)steps, near);
-        if (v < lowest) lowest = v, at = k, before = previous;
-        if (k == at + 1) after = v;
-        previous = v;
+        if (k == 0) sample[k] = cc_sdf_end_sample(f, l0, end[0], threshold, near);
+        else if (k == steps) sample[k] = cc_sdf_end_sample(f, l1, end[1], threshold, near);
+        else sample[k] = cc_sdf_along(f, l0, dl, (float)k / (float)steps, near);
+        if (sample[k] < lowest) lowest = sample[k], at = k;
     }
     if (!(lowest - 1.7320508f * step < threshold)) return;
     float level = lowest + CC_SDF_FLAT_VOXELS * voxel;
     int first = at, last = at;
-    while (first > 0 && cc_sdf_along(f, l0, dl, (float)(first - 1) / (float)steps, near) <= level) --first;
-    while (last < steps && cc_sdf_along(f, l0, dl, (float)(last + 1) / (float)steps, near) <= level) ++last;
+    while (first > 0 && sample[first - 1] <= level) --first;
+    while (last < steps && sample[last + 1] <= level) ++last;
     float inv = 1.0f / (float)steps;
     if (first == last) {
         if (at == 0 || at == steps) return; /* the end's vertex holds it */
-        float t = cc_sdf_dip(f, l0, dl, at, inv, before, lowest, after, near);
+        float t = cc_sdf_dip(f, l0, dl, at, inv, sample[at - 1], lowest, sample[at + 1], near);
         cc_vec3 l = cc_v3_madd(l0, dl, t);
         cc_sdf_point_contact(x, f, py, l, l, of_a, base);
         return;
@@ -159,17 +182,31 @@ CC_HD_CALL void cc_mesh_sdf_item(const cc_mesh_context* x, int of_a)
     int count = d->vertex_count + d->edge_count;
     int end = x->item->element + (x->single ? 1 : CC_MESH_FEATURE_CHUNK);
     end = end < count ? end : count;
+    /* The chunk's vertex samples, a slot per vertex id modulo the chunk. */
+    int seen[CC_MESH_FEATURE_CHUNK];
+    float seen_value[CC_MESH_FEATURE_CHUNK];
+    CC_NO_UNROLL
+    for (int s = 0; s < CC_MESH_FEATURE_CHUNK; ++s) seen[s] = -1;
+    CC_NO_UNROLL
     for (int i = x->item->element; i < end; ++i) {
         int e = m->mesh_feature_order[d->order_first + i];
         if (e < d->vertex_count) {
-            cc_vec3 l = cc_tf_point(rel, cc_v3_mul(m->mesh_vertices[d->vertex_first + e], k));
-            cc_sdf_point_contact(x, &f, py, l, l, of_a, (unsigned)i * 4u + side);
+            int id = d->vertex_first + e;
+            cc_vec3 l = cc_tf_point(rel, cc_v3_mul(m->mesh_vertices[id], k));
+            seen_value[id % CC_MESH_FEATURE_CHUNK] = cc_sdf_point_contact(x, &f, py, l, l, of_a, (unsigned)i * 4u + side);
+            seen[id % CC_MESH_FEATURE_CHUNK] = id;
             continue;
         }
         cc_mesh_edge edge = m->mesh_edges[d->edge_first + (e - d->vertex_count)];
         cc_vec3 l0 = cc_tf_point(rel, cc_v3_mul(m->mesh_vertices[edge.v[0]], k));
         cc_vec3 l1 = cc_tf_point(rel, cc_v3_mul(m->mesh_vertices[edge.v[1]], k));
-        cc_sdf_edge_contacts(x, &f, py, l0, l1, threshold, of_a, (unsigned)i * 4u + side);
+        float ends[2];
+        CC_NO_UNROLL
+        for (int j = 0; j < 2; ++j) {
+            int slot = edge.v[j] % CC_MESH_FEATURE_CHUNK;
+            ends[j] = seen[slot] == edge.v[j] ? seen_value[slot] : CC_SDF_UNKNOWN;
+        }
+        cc_sdf_edge_contacts(x, &f, py, l0, l1, ends, threshold, of_a, (unsigned)i * 4u + side);
     }
 }
 
@@ -193,13 +230,16 @@ CC_HD_CALL void cc_mesh_hfield_sdf_item(const cc_mesh_context* x)
     for (int c = c0; c < end; ++c) {
         unsigned base = (unsigned)(r * h.cols + c) * 16u + 1u;
         cc_vec3 p = cc_tf_point(rel, cc_hfield_point(&h, r, c));
-        cc_sdf_point_contact(x, &f, py, p, p, 0, base);
+        /* The node's sample starts each of its edges. */
+        float ends[2] = {cc_sdf_point_contact(x, &f, py, p, p, 0, base), CC_SDF_UNKNOWN};
         if (c + 1 < h.cols)
-            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r, c + 1)), threshold, 0, base + 4u);
+            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r, c + 1)), ends, threshold, 0,
+                                 base + 4u);
         if (r + 1 < h.rows)
-            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r + 1, c)), threshold, 0, base + 8u);
+            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r + 1, c)), ends, threshold, 0,
+                                 base + 8u);
         if (c + 1 < h.cols && r + 1 < h.rows)
-            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r + 1, c + 1)), threshold, 0,
+            cc_sdf_edge_contacts(x, &f, py, p, cc_tf_point(rel, cc_hfield_point(&h, r + 1, c + 1)), ends, threshold, 0,
                                  base + 12u);
     }
 }
