@@ -30,10 +30,9 @@
  * bodies look small, and a call looks small: every copy is one more call
  * site for ptxas, at no gain, for the call costs the same either way.
  * Loops over a triangle's three corners stay unrolled (their small arrays
- * then live in registers), and so do the query's own loops (rolled, the
- * register allocation of the kernels that run it spilled). With the
- * convex search loops rolled the heaviest units compile in 63-65
- * processor seconds instead of 82-88, and their kernels are 10% smaller. */
+ * then live in registers). With the search loops rolled the heaviest units
+ * compile in about 60 processor seconds instead of 82-88, and their
+ * kernels are 10% smaller. */
 #if defined(__CUDACC__)
 #define CC_NO_UNROLL _Pragma("unroll 1")
 #else

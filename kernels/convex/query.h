@@ -1974,6 +1974,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         /* Two polytopes go to EPA alone, exact for them, when it had a
          * tetrahedron; else to the shapes' own directions too. */
         int epa_alone = polytopes && (epa_ran || m.has_tetra);
+        CC_NO_UNROLL
         for (int k = 0; k < (epa_alone || certified ? 0 : 12); ++k) {
             const cc_frame* f = frames[k / 6];
             int axis = (k % 6) / 2;
@@ -1992,10 +1993,12 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             if (own && (k & 1)) starts++;
         }
         /* Hull faces: their outward normals (B's reversed). */
+        CC_NO_UNROLL
         for (int k = 0; k < (epa_alone || certified ? 0 : 2); ++k) {
             const cc_convex* x = k == 0 ? a : b;
             if (x->type != CC_SHAPE_CONVEX_HULL) continue;
             cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
+            CC_NO_UNROLL
             for (int f = 0; f < x->hull.face_count; ++f) {
                 cc_vec3 d = cc_frame_vector_out(&x->f, cc_v3_normalize(cc_v3_mul(x->hull.faces[f].normal, inv)));
                 if (k == 1) d = cc_v3_neg(d);
@@ -2008,6 +2011,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
             r->iterations += x->hull.face_count;
         }
         /* Round sides: the side normals of a cylinder or cone. */
+        CC_NO_UNROLL
         for (int k = 0; k < (certified ? 0 : 2); ++k)
             r->iterations += cc_convex_round_starts(a, b, k, &start[k], &start_sep[k]);
         r->iterations += 14;
@@ -2016,6 +2020,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
          * highest); otherwise the best of them. */
         int first = starts;
         if (!certified && e.ok) cc_epa_candidates(&es, &e);
+        CC_NO_UNROLL
         for (int k = 0; !certified && e.ok && k < e.candidate_count; ++k) {
             float sd = cc_convex_separation_along(a, b, e.candidate[k]);
             if (very_deep || starts == first) {
@@ -2046,6 +2051,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
          * met as early as it can be. */
         unsigned tried = 0u;
         int hopped = 0;
+        CC_NO_UNROLL
         for (int round = 0; !certified; ++round) {
             if (round == starts) {
                 /* Uncertified at the end: the neighbouring vertices'
@@ -2059,6 +2065,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
                 if (starts == 0) break;
             }
             int k = -1;
+            CC_NO_UNROLL
             for (int i = 0; i < starts; ++i)
                 if (!((tried >> i) & 1u) && (k < 0 || start_sep[i] > start_sep[k])) k = i;
             tried |= 1u << k;
@@ -2139,6 +2146,7 @@ CC_HD_CALL int cc_convex_query_sharp(const cc_convex* a, const cc_convex* b, flo
      * and 3 degrees off); Newton's method walks there on the gradient, a
      * few rounds while they gain (each starts its Jacobian afresh). */
     int deep = r->distance < -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent);
+    CC_NO_UNROLL
     for (int round = 0; round < (deep ? CC_CONVEX_DEEP_SHARPEN_ROUNDS : 1); ++round) {
         float before = r->distance;
         cc_convex_sharpen(a, b, tol, deep, &r->normal, &r->distance, r);
