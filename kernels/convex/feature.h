@@ -203,13 +203,16 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
     float best_dot = -2.0f;
     /* A uniform scale keeps the face normals as they are. */
     int uniform = c->size.x == c->size.y && c->size.y == c->size.z;
-    /* Candidate faces: every face; or, for a hull with a graph, the faces
-     * around the support vertex (d lies in that vertex's normal cone,
-     * spanned by their normals, so the closest of them is the face). */
+    /* Candidate faces: those around the support vertex (d lies in that
+     * vertex's normal cone, spanned by their normals, so the closest of
+     * them is the face). The face nearest d overall need not hold the
+     * vertex (a long thin face's normal can lie nearer than those of the
+     * faces that touch), and a face without it may not touch at all. */
     int top_vertex = cc_hull_support_vertex(hr, cc_v3_mul(c->size, d));
     int corner, end;
     for (cc_hull_corners_of(hr, top_vertex, &corner, &end); corner < end; ++corner) {
         int i = cc_hull_corner_face(hr, corner);
+        if (!hr->graph && !cc_hull_face_holds(hr, i, top_vertex)) continue; /* no graph: every face is offered */
         cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
         float t = cc_v3_dot(n, d);
         if (t > best_dot) {

@@ -1595,14 +1595,9 @@ CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec
         cc_vec3 inv = cc_v3(1.0f / x->size.x, 1.0f / x->size.y, 1.0f / x->size.z);
         CC_NO_UNROLL
         for (cc_hull_corners_of(hr, top, &corner, &end); corner < end && count < CC_CONVEX_NEAR_FACES; ++corner) {
-            cc_hull_face fc = hr->faces[cc_hull_corner_face(hr, corner)];
-            if (!hr->graph) { /* no graph: the faces that hold the vertex */
-                int has = 0;
-                CC_NO_UNROLL
-                for (int i = 0; i < fc.count; ++i) has |= hr->indices[fc.first + i] - hr->vertex_first == top;
-                if (!has) continue;
-            }
-            local[count++] = cc_v3_normalize(cc_v3_mul(fc.normal, inv));
+            int face = cc_hull_corner_face(hr, corner);
+            if (!hr->graph && !cc_hull_face_holds(hr, face, top)) continue; /* no graph: every face is offered */
+            local[count++] = cc_v3_normalize(cc_v3_mul(hr->faces[face].normal, inv));
         }
     } else if (x->type == CC_SHAPE_CYLINDER || x->type == CC_SHAPE_CONE) {
         float rxy = sqrtf(d.x * d.x + d.y * d.y);

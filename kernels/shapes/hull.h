@@ -104,6 +104,17 @@ CC_HD void cc_hull_corners_of(const cc_hull_ref* h, int v, int* first, int* end)
     *end = h->graph ? h->graph[CC_HULL_SEEDS + v + 1] : h->face_count;
 }
 
+/* Whether face f of h has vertex v (numbered within the hull) among its
+ * corners: what callers of cc_hull_corners_of check on a hull without a
+ * graph, which offers every face. */
+CC_HD int cc_hull_face_holds(const cc_hull_ref* h, int f, int v)
+{
+    cc_hull_face fc = h->faces[f];
+    int has = 0;
+    for (int i = 0; i < fc.count; ++i) has |= h->indices[fc.first + i] - h->vertex_first == v;
+    return has;
+}
+
 /* The face of a corner from cc_hull_corners_of (a corner's face is I ints
  * on, I being the corner count). */
 CC_HD int cc_hull_corner_face(const cc_hull_ref* h, int corner)
