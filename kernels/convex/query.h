@@ -757,6 +757,23 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
  * the edge's normal cone (within the query's accuracy) lifts its other end
  * by that angle times the length. */
 #define CC_CONVEX_EDGE_TOUCH_SIN 1.0e-3f
+/* The edge of hull c through its support vertex along `out` (c's outward
+ * normal of the contact) that still touches: its other end within `slab`
+ * plus CC_CONVEX_EDGE_TOUCH_SIN of its length below the vertex (a normal a
+ * hair off the edge's normal cone lifts that end). The feature c holds
+ * there is the face nearest the normal, which need not be that edge's.
+ * Writes the segment, the support vertex first, and returns 1; 0 when no
+ * edge touches. */
+CC_HD_CALL int cc_hull_touching_edge(const cc_convex* c, cc_vec3 out, float slab, cc_feature* e)
+{
+    cc_vec3 d = cc_frame_vector_in(&c->f, out);
+    int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
+    int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
+    if (other < 0) return 0;
+    cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size), e);
+    return 1;
+}
+
 /* The point of c's support set s along `out` (the contact's normal seen
  * from c) nearest to x seen along it. The feature of a hull holds its
  * support set only when that is a face within CC_FEATURE_ANGLE: when it
@@ -765,17 +782,9 @@ CC_HD_CALL cc_vec3 cc_support_nearest(const cc_convex* c, const cc_feature* s, c
  * rounding lifted; that edge, when there is one. */
 CC_HD_CALL cc_vec3 cc_touching_nearest(const cc_convex* c, const cc_feature* s, cc_vec3 out, float slab, cc_vec3 x)
 {
-    if (s->count == 1 && c->type == CC_SHAPE_CONVEX_HULL) {
-        cc_vec3 d = cc_frame_vector_in(&c->f, out);
-        int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
-        int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
-        if (other >= 0) {
-            cc_feature e;
-            cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size),
-                               &e);
-            return cc_support_nearest(c, &e, out, x);
-        }
-    }
+    cc_feature e;
+    if (s->count == 1 && c->type == CC_SHAPE_CONVEX_HULL && cc_hull_touching_edge(c, out, slab, &e))
+        return cc_support_nearest(c, &e, out, x);
     return cc_support_nearest(c, s, out, x);
 }
 
@@ -788,12 +797,8 @@ CC_HD_CALL cc_vec3 cc_touching_nearest(const cc_convex* c, const cc_feature* s, 
 CC_HD_CALL int cc_touching_edge_witness(const cc_convex* c, cc_vec3 out, float slab, const cc_feature* seg, cc_vec3* on_c,
                                         cc_vec3* on_seg)
 {
-    cc_vec3 d = cc_frame_vector_in(&c->f, out);
-    int top = cc_hull_support_vertex(&c->hull, cc_v3_mul(c->size, d));
-    int other = cc_hull_edge_at(c, d, top, CC_CONVEX_EDGE_TOUCH_SIN, slab);
-    if (other < 0) return 0;
     cc_feature e;
-    cc_feature_segment(c, cc_v3_mul(c->hull.vertices[top], c->size), cc_v3_mul(c->hull.vertices[other], c->size), &e);
+    if (!cc_hull_touching_edge(c, out, slab, &e)) return 0;
     float s, t;
     cc_vec3 de = cc_v3_sub(e.p[1], e.p[0]), ds = cc_v3_sub(seg->p[1], seg->p[0]);
     cc_segment_segment_closest(e.p[0], de, seg->p[0], ds, &s, &t);
@@ -894,6 +899,74 @@ CC_HD_CALL int cc_disk_overlap_point(const cc_convex* a, const cc_feature* fa, c
     return 1;
 }
 
+/* Where a hull's touching edge e (cc_hull_touching_edge: its support
+ * vertex first) overlaps the other shape's support set s, a face or a
+ * disk of c, seen along the normal n: the edge's shadow is cut to s's
+ * polygon or circle, and of the cut's two ends the deeper is the witness,
+ * lifted onto s (e_on_a: the edge is A's). Returns 0, leaving the points,
+ * when the support vertex itself lies over s (it is the witness then) or
+ * the edge misses s. */
+CC_HD_CALL int cc_edge_overlap_witness(const cc_convex* c, const cc_feature* s, const cc_feature* e, cc_vec3 n, int e_on_a,
+                                       cc_vec3* pa, cc_vec3* pb)
+{
+    cc_contact_plane cp = cc_contact_plane_of(e->p[0], n);
+    float eu, ev; /* the edge's shadow runs from the plane's origin along (eu, ev) */
+    cc_plane_project(&cp, e->p[1], &eu, &ev);
+    float t0 = 0.0f, t1 = 1.0f;
+    if (cc_feature_is_disk(c, s)) {
+        /* |t (eu, ev) - centre|^2 <= radius^2 */
+        float cu, cv, radius;
+        cc_disk_in_plane(c, s, &cp, &cu, &cv, &radius);
+        float qa = eu * eu + ev * ev, qb = eu * cu + ev * cv, qc = cu * cu + cv * cv - radius * radius;
+        float disc = qb * qb - qa * qc;
+        if (!(qa > 0.0f) || !(disc >= 0.0f)) return 0;
+        float root = sqrtf(disc);
+        t0 = cc_maxf(t0, (qb - root) / qa);
+        t1 = cc_minf(t1, (qb + root) / qa);
+    } else {
+        /* Each edge of the polygon keeps the side its interior lies on
+         * (the sign of the polygon's area seen along n). */
+        float area = 0.0f;
+        CC_NO_UNROLL
+        for (int i = 0; i < s->count; ++i) {
+            float au, av, bu, bv;
+            cc_plane_project(&cp, s->p[i], &au, &av);
+            cc_plane_project(&cp, s->p[i + 1 == s->count ? 0 : i + 1], &bu, &bv);
+            area += cc_cross2(au, av, bu, bv);
+        }
+        float sign = area < 0.0f ? -1.0f : 1.0f;
+        CC_NO_UNROLL
+        for (int i = 0; i < s->count && t0 <= t1; ++i) {
+            float au, av, bu, bv;
+            cc_plane_project(&cp, s->p[i], &au, &av);
+            cc_plane_project(&cp, s->p[i + 1 == s->count ? 0 : i + 1], &bu, &bv);
+            /* inside(t) = sign * cross(b - a, t (eu, ev) - a) >= 0, linear in t */
+            float f0 = sign * cc_cross2(bu - au, bv - av, -au, -av);
+            float slope = sign * cc_cross2(bu - au, bv - av, eu, ev);
+            if (slope > 0.0f) t0 = cc_maxf(t0, -f0 / slope);
+            else if (slope < 0.0f) t1 = cc_minf(t1, -f0 / slope);
+            else if (f0 < 0.0f) return 0;
+        }
+    }
+    if (!(t0 <= t1) || !(t0 > 0.0f)) return 0;
+    float best = 3.0e38f;
+    int found = 0;
+    CC_NO_UNROLL
+    for (int k = 0; k < 2; ++k) {
+        float t = k == 0 ? t0 : t1;
+        cc_vec3 on_e = cc_v3_madd(e->p[0], cc_v3_sub(e->p[1], e->p[0]), t), on_s;
+        if (!cc_feature_lift(s, &cp, t * eu, t * ev, &on_s)) continue;
+        float depth = cc_v3_dot(e_on_a ? cc_v3_sub(on_s, on_e) : cc_v3_sub(on_e, on_s), n);
+        if (depth < best) {
+            best = depth;
+            *pa = e_on_a ? on_e : on_s;
+            *pb = e_on_a ? on_s : on_e;
+            found = 1;
+        }
+    }
+    return found;
+}
+
 /* Witness points for the final direction, a pair facing each other along
  * n, from the exact support sets within r's features: two points; a point
  * and the point of the other set nearest to it seen along n (a side line
@@ -948,6 +1021,16 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     cc_feature sa, sb;
     cc_support_set_of(a, fa, n, slab_a, &sa);
     cc_support_set_of(b, fb, cc_v3_neg(n), slab_b, &sb);
+    /* A hull's lone vertex against a face or a disk whose shadow it misses
+     * may touch along an edge through it that its feature did not hold: a
+     * long edge lying in the contact plane reaches over the other set. */
+    int lone_a = sa.count == 1 && a->type == CC_SHAPE_CONVEX_HULL && sb.count >= 3;
+    int lone_b = sb.count == 1 && b->type == CC_SHAPE_CONVEX_HULL && sa.count >= 3;
+    cc_feature edge;
+    if ((lone_a || lone_b) &&
+        cc_hull_touching_edge(lone_a ? a : b, lone_a ? n : cc_v3_neg(n), lone_a ? slab_a : slab_b, &edge) &&
+        cc_edge_overlap_witness(lone_a ? b : a, lone_a ? &sb : &sa, &edge, n, lone_a, pa, pb))
+        return;
     /* A hull's lone vertex against a segment may touch along an edge of
      * its own through the vertex (cc_touching_edge_witness). */
     int a_vertex = sa.count == 1;

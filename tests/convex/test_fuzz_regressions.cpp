@@ -383,6 +383,71 @@ TEST(FuzzRegressions, CapsOverlappingInAThinLensTouchInsideTheLens)
     }
 }
 
+TEST(FuzzRegressions, LongHullEdgesFlatOnACapTouchWhereTheyCrossIt)
+{
+    // A hull whose lowest edge lies flat across a cylinder's cap, both ends
+    // beyond the rim, and whose face nearest the normal, at one end, does
+    // not hold the edge. In the pair fuzzing found (a cylinder of radius 13
+    // deep under an 89-point hull; here its hull's 28 vertices) the hull's
+    // feature was that face, its support set the edge's end alone, and the
+    // contact paired that end with the nearest rim point, 11 m apart
+    // across the normal.
+    Pair found;
+    ASSERT_TRUE(parse_pair(
+        "[parallel] A: cylinder size (13.3713264 16.2138824 0) margin 0.685836732 gap 1.0136373 at (153.660126 -126.2"
+        "21092 -151.50145) q (0.143957913 -0.423053265 0.872735202 -0.196558803); B: convex hull size (77.3290253 9.8"
+        "4877777 8.76940632) margin 2.66837692 gap 0.532324076 at (139.581161 -127.961693 -155.758194) q (0.143602833"
+        " -0.42301935 0.873313427 -0.194310799) (28 hull points) points {0.839876056 -0.426250875 -0.456594676, 0.570"
+        "564389 -0.848260701 -0.93299669, 0.297818542 0.952326953 -0.845354915, -0.79992342 0.144099593 0.943686485, "
+        "0.666395783 0.521207213 -0.984242976, -0.943394184 0.709810078 0.920677245, 0.394841462 0.216703087 0.955680"
+        "668, -0.97150135 -0.556975603 0.778197825, -0.809273481 0.782926083 0.873841882, -0.566997647 0.980689645 -0"
+        ".53528285, -0.258484602 0.982967496 -0.11539641, 0.916274667 0.750544786 -0.458723575, -0.950912535 -0.88175"
+        "3385 -0.475925595, -0.935962141 0.57036072 -0.929199874, 0.305228442 0.990410626 -0.826598167, 0.900038421 -"
+        "0.17393297 0.971207559, -0.416349202 -0.978016019 -0.467371494, -0.313778281 -0.881997883 -0.826280475, 0.74"
+        "2416203 0.952525079 -0.0185868926, 0.813199997 -0.72657764 0.842229247, 0.945678055 0.743099093 0.750566542,"
+        " 0.147339717 0.683667123 0.893315792, 0.798371375 0.557231247 -0.778668046, 0.977000892 0.390420079 -0.08614"
+        "37991, 0.637187183 -0.853056967 0.843122661, -0.952290118 0.78061986 -0.0475924462, -0.721003413 0.945832551"
+        " -0.52682507, -0.475141436 0.292768925 0.994375706}",
+        &found));
+    expect_clean(found);
+    // Then the class in closed form, the face a 2-degree slope beyond the
+    // low end: the edge dips `depth` below the cap at that end (the
+    // other end rises by 1e-4 of its length), so the contact is as deep as
+    // the edge where it enters the cap, along the cap's normal, with its
+    // points over the cap. Random sizes, depths and turns about the axis.
+    Random rnd(4409);
+    for (int i = 0; i < 60; ++i) {
+        float r = (float)rnd.log_uniform(0.01, 100.0), h = r * (float)rnd.uniform(0.3, 2.0);
+        float len = r * (float)rnd.uniform(2.2, 4.0); // the edge, centred over the axis
+        float w2 = r * (float)rnd.uniform(0.1, 0.3), d = 3.0f * w2, t = std::tan(2.0f * 3.14159265f / 180.0f);
+        float depth = r * (float)rnd.uniform(0.001, 0.02), turn = (float)rnd.uniform(0.0, 6.2831853);
+        Pair p;
+        p.pose_class = kParallel;
+        p.a = shape(CC_SHAPE_CYLINDER, {r, h, 0}, {0, 0, 0}, {0, 0, 0, 1});
+        // Hull frame: the edge from (0, 0, 0) to (-len, 0, 0); the sloped
+        // face through (0, 0, 0) and (d, +-w2, d t); a roof high above.
+        p.b = shape(CC_SHAPE_CONVEX_HULL, {1, 1, 1}, {0, 0, 0}, {0, 0, 0, 1});
+        // The far end a hair higher (within the query's accuracy of level),
+        // so that the near end is the support vertex.
+        float rise = 1e-4f * len;
+        p.b.hull = {{0, 0, 0}, {-len, 0, rise}, {d, w2, d * t}, {d, -w2, d * t}, {-0.5f * len, r, 2.0f * r},
+                    {-0.5f * len, -r, 2.0f * r}};
+        float c = std::cos(0.5f * turn), sn = std::sin(0.5f * turn);
+        cc_vec3 at = {0.5f * len * std::cos(turn), 0.5f * len * std::sin(turn), h - depth};
+        p.b.pose = {at, {0, 0, sn, c}};
+        std::vector<cc_contact> cs = contacts(p);
+        ASSERT_FALSE(cs.empty()) << describe(p);
+        float tol = 2e-5f * (r + h + len);
+        // Deepest where the edge enters the cap, len / 2 - r from its low end.
+        EXPECT_NEAR(min_distance(cs), -depth + rise * (0.5f * len - r) / len, tol) << describe(p);
+        for (const cc_contact& k : cs) {
+            EXPECT_NEAR(k.normal.z, 1.0f, 1e-5f) << describe(p);
+            for (cc_vec3 x : {k.point0, k.point1}) EXPECT_LE(std::hypot(x.x, x.y), r + tol) << describe(p);
+        }
+        expect_clean(p);
+    }
+}
+
 TEST(FuzzRegressions, SphereOnAHullEdgeTouchesTheEdge)
 {
     // A small sphere touching an edge of a seven-point hull scaled 20 x 5 x
