@@ -205,20 +205,25 @@ CC_HD void cc_feature_hull(const cc_convex* c, cc_vec3 d, cc_feature* f)
     int uniform = c->size.x == c->size.y && c->size.y == c->size.z;
     /* Candidate faces: those around the support vertex (d lies in that
      * vertex's normal cone, spanned by their normals, so the closest of
-     * them is the face). The face nearest d overall need not hold the
-     * vertex (a long thin face's normal can lie nearer than those of the
-     * faces that touch), and a face without it may not touch at all. */
+     * them is the face). A hull without a graph offers every face, and the
+     * face nearest d overall need not hold the vertex (a long thin face's
+     * normal can lie nearer than those of the faces that touch) nor touch
+     * at all: then the search runs again over the faces that hold it. */
     int top_vertex = cc_hull_support_vertex(hr, cc_v3_mul(c->size, d));
-    int corner, end;
-    for (cc_hull_corners_of(hr, top_vertex, &corner, &end); corner < end; ++corner) {
-        int i = cc_hull_corner_face(hr, corner);
-        if (!hr->graph && !cc_hull_face_holds(hr, i, top_vertex)) continue; /* no graph: every face is offered */
-        cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
-        float t = cc_v3_dot(n, d);
-        if (t > best_dot) {
-            best_dot = t;
-            best = i;
+    CC_NO_UNROLL
+    for (int holding = 0; holding < 2; ++holding) {
+        int corner, end;
+        for (cc_hull_corners_of(hr, top_vertex, &corner, &end); corner < end; ++corner) {
+            int i = cc_hull_corner_face(hr, corner);
+            cc_vec3 n = uniform ? hr->faces[i].normal : cc_v3_normalize(cc_v3_mul(hr->faces[i].normal, inv));
+            float t = cc_v3_dot(n, d);
+            if (t > best_dot && (!holding || cc_hull_face_holds(hr, i, top_vertex))) {
+                best_dot = t;
+                best = i;
+            }
         }
+        if (hr->graph || cc_hull_face_holds(hr, best, top_vertex)) break;
+        best_dot = -2.0f;
     }
     cc_hull_face face = hr->faces[best];
     const int* idx = hr->indices + face.first;

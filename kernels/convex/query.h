@@ -899,56 +899,68 @@ CC_HD_CALL int cc_disk_overlap_point(const cc_convex* a, const cc_feature* fa, c
     return 1;
 }
 
+/* The part t in [t0, t1] of [0, 1] where the point t (eu, ev) of the
+ * contact plane lies over the support set s of c, a polygon or a disk,
+ * seen along the plane's normal: the shadow of a segment from the plane's
+ * origin, or of the origin itself when (eu, ev) is zero. Returns 0 when
+ * none of it does. */
+CC_HD_CALL int cc_shadow_cut(const cc_convex* c, const cc_feature* s, const cc_contact_plane* cp, float eu, float ev,
+                             float* t0, float* t1)
+{
+    *t0 = 0.0f;
+    *t1 = 1.0f;
+    if (cc_feature_is_disk(c, s)) {
+        /* |t (eu, ev) - centre|^2 <= radius^2 */
+        float cu, cv, radius;
+        cc_disk_in_plane(c, s, cp, &cu, &cv, &radius);
+        float qa = eu * eu + ev * ev, qb = eu * cu + ev * cv, qc = cu * cu + cv * cv - radius * radius;
+        if (!(qa > 0.0f)) return qc <= 0.0f;
+        float disc = qb * qb - qa * qc;
+        if (!(disc >= 0.0f)) return 0;
+        float root = sqrtf(disc);
+        *t0 = cc_maxf(*t0, (qb - root) / qa);
+        *t1 = cc_minf(*t1, (qb + root) / qa);
+        return *t0 <= *t1;
+    }
+    /* Each edge of the polygon keeps the side its interior lies on (the
+     * sign of the polygon's area seen along the normal). */
+    float area = 0.0f;
+    CC_NO_UNROLL
+    for (int i = 0; i < s->count; ++i) {
+        float au, av, bu, bv;
+        cc_plane_project(cp, s->p[i], &au, &av);
+        cc_plane_project(cp, s->p[i + 1 == s->count ? 0 : i + 1], &bu, &bv);
+        area += cc_cross2(au, av, bu, bv);
+    }
+    float sign = area < 0.0f ? -1.0f : 1.0f;
+    CC_NO_UNROLL
+    for (int i = 0; i < s->count && *t0 <= *t1; ++i) {
+        float au, av, bu, bv;
+        cc_plane_project(cp, s->p[i], &au, &av);
+        cc_plane_project(cp, s->p[i + 1 == s->count ? 0 : i + 1], &bu, &bv);
+        /* inside(t) = sign * cross(b - a, t (eu, ev) - a) >= 0, linear in t */
+        float f0 = sign * cc_cross2(bu - au, bv - av, -au, -av);
+        float slope = sign * cc_cross2(bu - au, bv - av, eu, ev);
+        if (slope > 0.0f) *t0 = cc_maxf(*t0, -f0 / slope);
+        else if (slope < 0.0f) *t1 = cc_minf(*t1, -f0 / slope);
+        else if (f0 < 0.0f) return 0;
+    }
+    return *t0 <= *t1;
+}
+
 /* Where a hull's touching edge e (cc_hull_touching_edge: its support
  * vertex first) overlaps the other shape's support set s, a face or a
  * disk of c, seen along the normal n: the edge's shadow is cut to s's
  * polygon or circle, and of the cut's two ends the deeper is the witness,
  * lifted onto s (e_on_a: the edge is A's). Returns 0, leaving the points,
- * when the support vertex itself lies over s (it is the witness then) or
- * the edge misses s. */
+ * when the edge misses s. */
 CC_HD_CALL int cc_edge_overlap_witness(const cc_convex* c, const cc_feature* s, const cc_feature* e, cc_vec3 n, int e_on_a,
                                        cc_vec3* pa, cc_vec3* pb)
 {
     cc_contact_plane cp = cc_contact_plane_of(e->p[0], n);
-    float eu, ev; /* the edge's shadow runs from the plane's origin along (eu, ev) */
+    float eu, ev, t0, t1; /* the edge's shadow runs from the plane's origin along (eu, ev) */
     cc_plane_project(&cp, e->p[1], &eu, &ev);
-    float t0 = 0.0f, t1 = 1.0f;
-    if (cc_feature_is_disk(c, s)) {
-        /* |t (eu, ev) - centre|^2 <= radius^2 */
-        float cu, cv, radius;
-        cc_disk_in_plane(c, s, &cp, &cu, &cv, &radius);
-        float qa = eu * eu + ev * ev, qb = eu * cu + ev * cv, qc = cu * cu + cv * cv - radius * radius;
-        float disc = qb * qb - qa * qc;
-        if (!(qa > 0.0f) || !(disc >= 0.0f)) return 0;
-        float root = sqrtf(disc);
-        t0 = cc_maxf(t0, (qb - root) / qa);
-        t1 = cc_minf(t1, (qb + root) / qa);
-    } else {
-        /* Each edge of the polygon keeps the side its interior lies on
-         * (the sign of the polygon's area seen along n). */
-        float area = 0.0f;
-        CC_NO_UNROLL
-        for (int i = 0; i < s->count; ++i) {
-            float au, av, bu, bv;
-            cc_plane_project(&cp, s->p[i], &au, &av);
-            cc_plane_project(&cp, s->p[i + 1 == s->count ? 0 : i + 1], &bu, &bv);
-            area += cc_cross2(au, av, bu, bv);
-        }
-        float sign = area < 0.0f ? -1.0f : 1.0f;
-        CC_NO_UNROLL
-        for (int i = 0; i < s->count && t0 <= t1; ++i) {
-            float au, av, bu, bv;
-            cc_plane_project(&cp, s->p[i], &au, &av);
-            cc_plane_project(&cp, s->p[i + 1 == s->count ? 0 : i + 1], &bu, &bv);
-            /* inside(t) = sign * cross(b - a, t (eu, ev) - a) >= 0, linear in t */
-            float f0 = sign * cc_cross2(bu - au, bv - av, -au, -av);
-            float slope = sign * cc_cross2(bu - au, bv - av, eu, ev);
-            if (slope > 0.0f) t0 = cc_maxf(t0, -f0 / slope);
-            else if (slope < 0.0f) t1 = cc_minf(t1, -f0 / slope);
-            else if (f0 < 0.0f) return 0;
-        }
-    }
-    if (!(t0 <= t1) || !(t0 > 0.0f)) return 0;
+    if (!cc_shadow_cut(c, s, &cp, eu, ev, &t0, &t1)) return 0;
     float best = 3.0e38f;
     int found = 0;
     CC_NO_UNROLL
@@ -1021,16 +1033,6 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     cc_feature sa, sb;
     cc_support_set_of(a, fa, n, slab_a, &sa);
     cc_support_set_of(b, fb, cc_v3_neg(n), slab_b, &sb);
-    /* A hull's lone vertex against a face or a disk whose shadow it misses
-     * may touch along an edge through it that its feature did not hold: a
-     * long edge lying in the contact plane reaches over the other set. */
-    int lone_a = sa.count == 1 && a->type == CC_SHAPE_CONVEX_HULL && sb.count >= 3;
-    int lone_b = sb.count == 1 && b->type == CC_SHAPE_CONVEX_HULL && sa.count >= 3;
-    cc_feature edge;
-    if ((lone_a || lone_b) &&
-        cc_hull_touching_edge(lone_a ? a : b, lone_a ? n : cc_v3_neg(n), lone_a ? slab_a : slab_b, &edge) &&
-        cc_edge_overlap_witness(lone_a ? b : a, lone_a ? &sb : &sa, &edge, n, lone_a, pa, pb))
-        return;
     /* A hull's lone vertex against a segment may touch along an edge of
      * its own through the vertex (cc_touching_edge_witness). */
     int a_vertex = sa.count == 1;
@@ -1054,6 +1056,17 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
                             : cc_touching_nearest(a, &sa, n, slab_a, p);
         *pa = a_point ? p : q;
         *pb = a_point ? q : p;
+        /* A hull's lone vertex whose shadow misses the other shape's face
+         * or disk (q was moved across the normal to its rim) may touch
+         * along an edge through it that its feature did not hold: a long
+         * edge lying in the contact plane reaches over the other set. */
+        const cc_convex* hull = a_point ? a : b;
+        const cc_feature* other = a_point ? &sb : &sa;
+        cc_feature edge;
+        if (hull->type == CC_SHAPE_CONVEX_HULL && other->count >= 3 &&
+            cc_v3_length_sq(cc_v3_reject(cc_v3_sub(q, p), n)) > tol * tol &&
+            cc_hull_touching_edge(hull, a_point ? n : cc_v3_neg(n), a_point ? slab_a : slab_b, &edge))
+            cc_edge_overlap_witness(a_point ? b : a, other, &edge, n, a_point, pa, pb);
     } else if (sa.count == 2 && sb.count == 2) {
         float s, t;
         cc_vec3 da = cc_v3_sub(sa.p[1], sa.p[0]), db = cc_v3_sub(sb.p[1], sb.p[0]);
