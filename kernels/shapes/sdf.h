@@ -60,45 +60,43 @@ typedef struct cc_sdf_ref {
     const float* coarse;       /* (nx/8 + 1)(ny/8 + 1)(nz/8 + 1) corners, x fastest */
 } cc_sdf_ref;
 
-/* Sample (i, j, k), inside the lattice: a decoded code, or the band's
- * clamped value for an empty brick. */
-CC_HD float cc_sdf_sample_value(const cc_sdf_ref* s, int i, int j, int k)
-{
-    const cc_sdf_desc* d = s->d;
-    int bx = d->nx / CC_SDF_BRICK, by = d->ny / CC_SDF_BRICK;
-    int brick = s->table[((k / CC_SDF_BRICK) * by + j / CC_SDF_BRICK) * bx + i / CC_SDF_BRICK];
-    if (brick == CC_SDF_OUTSIDE) return d->band_hi;
-    if (brick == CC_SDF_INSIDE) return d->band_lo;
-    int local = ((k % CC_SDF_BRICK) * CC_SDF_BRICK + j % CC_SDF_BRICK) * CC_SDF_BRICK + i % CC_SDF_BRICK;
-    float code = (float)s->values[(size_t)brick * CC_SDF_BRICK_SAMPLES + local];
-    return d->band_lo + code * ((d->band_hi - d->band_lo) / CC_SDF_CODE_MAX);
-}
-
-/* The 8 samples of cell (i, j, k), x fastest. A cell inside one brick
- * (7 in 8 along each axis) reads the brick table once. */
+/* The 8 samples of cell (i, j, k), x fastest: decoded codes, or the band's
+ * clamped value for an empty brick. A cell inside one brick (7 in 8 along
+ * each axis) reads the brick table once; one on a brick's far face reads
+ * the bricks its corners fall in. */
 CC_HD void cc_sdf_cell_samples(const cc_sdf_ref* s, int i, int j, int k, float* c)
 {
-    const int last = CC_SDF_BRICK - 1;
-    if ((i % CC_SDF_BRICK) != last && (j % CC_SDF_BRICK) != last && (k % CC_SDF_BRICK) != last) {
-        const cc_sdf_desc* d = s->d;
-        int bx = d->nx / CC_SDF_BRICK, by = d->ny / CC_SDF_BRICK;
-        int brick = s->table[((k / CC_SDF_BRICK) * by + j / CC_SDF_BRICK) * bx + i / CC_SDF_BRICK];
+    const cc_sdf_desc* d = s->d;
+    const unsigned last = CC_SDF_BRICK - 1;
+    unsigned ui = (unsigned)i, uj = (unsigned)j, uk = (unsigned)k;
+    unsigned bx = (unsigned)d->nx / CC_SDF_BRICK, by = (unsigned)d->ny / CC_SDF_BRICK;
+    float step = (d->band_hi - d->band_lo) / CC_SDF_CODE_MAX;
+    if ((ui & last) != last && (uj & last) != last && (uk & last) != last) {
+        int brick = s->table[((uk / CC_SDF_BRICK) * by + uj / CC_SDF_BRICK) * bx + ui / CC_SDF_BRICK];
         if (brick < 0) {
             float v = brick == CC_SDF_OUTSIDE ? d->band_hi : d->band_lo;
             for (int n = 0; n < 8; ++n) c[n] = v;
             return;
         }
         const unsigned short* codes = s->values + (size_t)brick * CC_SDF_BRICK_SAMPLES +
-                                      ((k % CC_SDF_BRICK) * CC_SDF_BRICK + j % CC_SDF_BRICK) * CC_SDF_BRICK +
-                                      i % CC_SDF_BRICK;
-        float step = (d->band_hi - d->band_lo) / CC_SDF_CODE_MAX;
+                                      (((uk & last) * CC_SDF_BRICK + (uj & last)) * CC_SDF_BRICK + (ui & last));
         for (int n = 0; n < 8; ++n) {
             int off = ((n >> 2) * CC_SDF_BRICK + ((n >> 1) & 1)) * CC_SDF_BRICK + (n & 1);
             c[n] = d->band_lo + (float)codes[off] * step;
         }
         return;
     }
-    for (int n = 0; n < 8; ++n) c[n] = cc_sdf_sample_value(s, i + (n & 1), j + ((n >> 1) & 1), k + (n >> 2));
+    /* Per axis, the brick and the place in it of the cell's two sides. */
+    unsigned bi[2] = {ui / CC_SDF_BRICK, (ui + 1u) / CC_SDF_BRICK}, li[2] = {ui & last, (ui + 1u) & last};
+    unsigned bj[2] = {uj / CC_SDF_BRICK, (uj + 1u) / CC_SDF_BRICK}, lj[2] = {uj & last, (uj + 1u) & last};
+    unsigned bk[2] = {uk / CC_SDF_BRICK, (uk + 1u) / CC_SDF_BRICK}, lk[2] = {uk & last, (uk + 1u) & last};
+    for (int n = 0; n < 8; ++n) {
+        int x = n & 1, y = (n >> 1) & 1, z = n >> 2;
+        int brick = s->table[(bk[z] * by + bj[y]) * bx + bi[x]];
+        unsigned local = (lk[z] * CC_SDF_BRICK + lj[y]) * CC_SDF_BRICK + li[x];
+        c[n] = brick >= 0 ? d->band_lo + (float)s->values[(size_t)brick * CC_SDF_BRICK_SAMPLES + local] * step
+                          : (brick == CC_SDF_OUTSIDE ? d->band_hi : d->band_lo);
+    }
 }
 
 /* Trilinear weights' derivative helper: value and gradient (per unit of t)
@@ -166,38 +164,39 @@ CC_HD_CALL float cc_sdf_distance_below(const cc_sdf_ref* s, cc_vec3 p, float nea
     cc_vec3 u = cc_v3_scale(cc_v3_sub(p, d->origin), inv);
     cc_vec3 top = cc_v3((float)(d->nx - 1), (float)(d->ny - 1), (float)(d->nz - 1));
     cc_vec3 q = cc_v3_min(cc_v3_max(u, cc_v3(0.0f, 0.0f, 0.0f)), top);
-    cc_vec3 out = cc_v3_scale(cc_v3_sub(u, q), d->voxel);
-    float beyond = cc_v3_length(out);
+    int off = u.x != q.x || u.y != q.y || u.z != q.z; /* a NaN point counts as on */
     cc_vec3 t;
     int i = cc_sdf_cell(q.x, d->nx, &t.x), j = cc_sdf_cell(q.y, d->ny, &t.y), k = cc_sdf_cell(q.z, d->nz, &t.z);
     float c[8];
     cc_sdf_cell_samples(s, i, j, k, c);
-    int clamped_out = 0, clamped_in = 0;
-    for (int n = 0; n < 8; ++n) {
-        clamped_out += c[n] >= d->band_hi;
-        clamped_in += c[n] <= d->band_lo;
-    }
+    float lo = c[0], hi = c[0];
+    for (int n = 1; n < 8; ++n) lo = cc_minf(lo, c[n]), hi = cc_maxf(hi, c[n]);
     cc_vec3 g;
     float v = cc_sdf_trilinear(c, t, &g);
     g = cc_v3_scale(g, inv);
-    if (clamped_out == 8 && beyond == 0.0f && v - 0.8660254f * d->voxel - d->shape_margin >= near) {
+    int clamped_out = lo >= d->band_hi, clamped_in = hi <= d->band_lo;
+    if (clamped_out && !off && v - 0.8660254f * d->voxel - d->shape_margin >= near) {
         *grad = cc_v3(0.0f, 0.0f, 0.0f);
         return v - 0.8660254f * d->voxel - d->shape_margin;
     }
-    if (clamped_out == 8 || clamped_in == 8) {
+    if (clamped_out || clamped_in) {
         /* Past the band the samples only clamp; the coarse corners know
          * more: outside a lower bound, inside an estimate of the depth
          * (their interpolation, within about a brick of it) and the way out. */
         cc_vec3 cg;
         float coarse;
         float bound = cc_sdf_coarse_bound(s, q, &coarse, &cg);
-        v = clamped_out == 8 ? cc_maxf(v - 0.8660254f * d->voxel, bound) : cc_minf(v, coarse);
+        v = clamped_out ? cc_maxf(v - 0.8660254f * d->voxel, bound) : cc_minf(v, coarse);
         g = cg;
     }
-    if (beyond > 0.0f) {
+    if (off) {
         /* Off the lattice: at least the way to it plus the padding. */
-        v = cc_maxf(v - beyond, beyond + d->pad);
-        g = cc_v3_scale(out, 1.0f / beyond);
+        cc_vec3 out = cc_v3_scale(cc_v3_sub(u, q), d->voxel);
+        float beyond = cc_v3_length(out);
+        if (beyond > 0.0f) {
+            v = cc_maxf(v - beyond, beyond + d->pad);
+            g = cc_v3_scale(out, 1.0f / beyond);
+        }
     }
     *grad = g;
     return v - d->shape_margin;
