@@ -156,14 +156,6 @@ static void count_pools(const cc_builder* b, const mesh_bvh* bvh, cc_model_view*
     for (int i = 0; i < b->hfield_count; ++i) v->hfield_samples_count += b->hfields[i].rows * b->hfields[i].cols;
 }
 
-/* Where feature f of mesh m lies: a vertex, or an edge's midpoint. */
-static cc_vec3 feature_point(const cc_mesh_data* m, const int* edges, int f)
-{
-    if (f < m->vertex_count) return m->vertices[f];
-    const int* e = edges + 2 * (f - m->vertex_count);
-    return cc_v3_scale(cc_v3_add(m->vertices[e[0]], m->vertices[e[1]]), 0.5f);
-}
-
 /* The 30-bit Morton code of p in the box [lo, lo + span]. */
 static uint32_t morton_code(cc_vec3 p, cc_vec3 lo, cc_vec3 span)
 {
@@ -188,22 +180,49 @@ static int compare_features(const void* a, const void* b)
     return (x->feature > y->feature) - (x->feature < y->feature);
 }
 
-/* A mesh's features in Morton order (order[]) and the balls of their
- * chunks (out[]); returns the ball count, or -1 without memory. */
+/* A mesh's features in walking order (order[]): its vertices along a
+ * Morton curve, each followed by the edges it ends (of an edge's two
+ * vertices, the later on the curve), so that an edge comes right after the
+ * vertex features that sampled its ends, most often in its chunk; and the
+ * balls of the chunks (out[]). Returns the ball count, or -1 without
+ * memory. */
 static int feature_chunks(const cc_mesh_data* m, const int* edges, int edge_count, int* order, cc_feature_ball* out)
 {
-    int features = m->vertex_count + edge_count, count = 0;
-    keyed_feature* keyed = (keyed_feature*)cc_host_alloc(sizeof *keyed * (size_t)(features ? features : 1));
-    if (!keyed) return -1;
+    int vertices = m->vertex_count, features = vertices + edge_count, count = 0;
+    size_t slots = (size_t)(vertices ? vertices : 1);
+    keyed_feature* keyed = (keyed_feature*)cc_host_alloc(sizeof *keyed * slots);
+    int* rank = (int*)cc_host_alloc(sizeof(int) * slots);
+    int* place = (int*)cc_host_alloc(sizeof(int) * (slots + 1));
+    if (!keyed || !rank || !place) {
+        cc_host_free(keyed);
+        cc_host_free(rank);
+        cc_host_free(place);
+        return -1;
+    }
     cc_vec3 span = cc_v3_sub(m->upper, m->lower);
     span = cc_v3(fmaxf(span.x, 1e-30f), fmaxf(span.y, 1e-30f), fmaxf(span.z, 1e-30f));
-    for (int f = 0; f < features; ++f) {
-        keyed[f].key = morton_code(feature_point(m, edges, f), m->lower, span);
-        keyed[f].feature = f;
+    for (int v = 0; v < vertices; ++v) {
+        keyed[v].key = morton_code(m->vertices[v], m->lower, span);
+        keyed[v].feature = v;
     }
-    qsort(keyed, (size_t)features, sizeof *keyed, compare_features);
-    for (int f = 0; f < features; ++f) order[f] = keyed[f].feature;
+    qsort(keyed, (size_t)vertices, sizeof *keyed, compare_features);
+    for (int r = 0; r < vertices; ++r) rank[keyed[r].feature] = r;
+    /* place[r]: where the vertex of rank r goes, after every vertex before
+     * it and the edges they end. */
+    memset(place, 0, sizeof(int) * (slots + 1));
+    for (int e = 0; e < edge_count; ++e) {
+        int r0 = rank[edges[2 * e]], r1 = rank[edges[2 * e + 1]];
+        place[(r0 > r1 ? r0 : r1) + 1]++;
+    }
+    for (int r = 0; r < vertices; ++r) place[r + 1] += place[r] + 1;
+    for (int r = 0; r < vertices; ++r) order[place[r]++] = keyed[r].feature;
+    for (int e = 0; e < edge_count; ++e) {
+        int r0 = rank[edges[2 * e]], r1 = rank[edges[2 * e + 1]];
+        order[place[r0 > r1 ? r0 : r1]++] = vertices + e;
+    }
     cc_host_free(keyed);
+    cc_host_free(rank);
+    cc_host_free(place);
     for (int first = 0; first < features; first += CC_MESH_FEATURE_CHUNK) {
         cc_vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
         int end = first + CC_MESH_FEATURE_CHUNK < features ? first + CC_MESH_FEATURE_CHUNK : features;

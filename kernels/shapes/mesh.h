@@ -24,11 +24,11 @@ typedef struct cc_mesh_edge {
 } cc_mesh_edge;
 
 /* SDF contacts walk a mesh's features (vertex v is feature v, kept edge e
- * feature vertex_count + e) in the order of mesh_feature_order, which
- * sorts them along a Morton curve of their midpoints, in chunks of
- * CC_MESH_FEATURE_CHUNK: each chunk is compact and has a ball around its
- * points (mesh frame, unscaled), so that chunks far from the other surface
- * are never queried. */
+ * feature vertex_count + e) in the order of mesh_feature_order: the
+ * vertices along a Morton curve, each followed by the edges whose later
+ * end it is. They go in chunks of CC_MESH_FEATURE_CHUNK: each chunk is
+ * compact and has a ball around its points (mesh frame, unscaled), so that
+ * chunks far from the other surface are never queried. */
 #define CC_MESH_FEATURE_CHUNK 16
 typedef struct cc_feature_ball {
     cc_vec3 centre;
