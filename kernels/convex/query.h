@@ -1054,6 +1054,22 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
                             : (fb->count == 1 ? cc_support(b, cc_v3_neg(n)) : sb.p[0]);
         cc_vec3 q = a_point ? cc_touching_nearest(b, &sb, cc_v3_neg(n), slab_b, p)
                             : cc_touching_nearest(a, &sa, n, slab_a, p);
+        /* Where the support set along n is a segment square to n (a side
+         * line, an edge), the support point is either end, and the feature
+         * may hold the end nearer the other shape (the sharpening cut it
+         * there): of the two, the one the other shape's point lies under. */
+        const cc_feature* f1 = a_point ? fa : fb;
+        cc_vec3 alt = f1->p[0];
+        if (f1->count == 1 && fabsf(cc_v3_dot(cc_v3_sub(alt, p), n)) <= (a_point ? slab_a : slab_b) &&
+            cc_v3_length_sq(cc_v3_reject(cc_v3_sub(alt, p), n)) > tol * tol) {
+            cc_vec3 q_alt = a_point ? cc_touching_nearest(b, &sb, cc_v3_neg(n), slab_b, alt)
+                                    : cc_touching_nearest(a, &sa, n, slab_a, alt);
+            if (cc_v3_length_sq(cc_v3_reject(cc_v3_sub(q_alt, alt), n)) <
+                cc_v3_length_sq(cc_v3_reject(cc_v3_sub(q, p), n))) {
+                p = alt;
+                q = q_alt;
+            }
+        }
         *pa = a_point ? p : q;
         *pb = a_point ? q : p;
         /* A hull's lone vertex whose shadow misses the other shape's face
