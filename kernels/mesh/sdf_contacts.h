@@ -123,21 +123,19 @@ CC_HD_CALL void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref*
     cc_vec3 dl = cc_v3_sub(l1, l0);
     float voxel = f->d->voxel, length = cc_v3_length(dl);
     /* Clear of the other surface by the field at its known ends, or else at
-     * its midpoint: interpolation errs by at most 0.87 voxel at each point
-     * (a bound errs only low), the distance changes no faster than the
-     * point, so along the edge the field is at least the known end's less
-     * the length, or the mean of both ends' less half the length, or the
-     * midpoint's less half the length, each less 1.75 voxels. */
-    float slack = 0.5f * length + 1.75f * voxel;
+     * its midpoint (cc_sdf_ball_low): the distance changes no faster than
+     * the point, so along the edge the field is at least the mean of both
+     * ends' less half the length, or one end's less the whole length, each
+     * less CC_SDF_TWO_POINT_SLACK voxels. */
+    float two_point = CC_SDF_TWO_POINT_SLACK * voxel;
     int known0 = end[0] != CC_SDF_UNKNOWN, known1 = end[1] != CC_SDF_UNKNOWN;
-    float by_ends = known0 && known1 ? 0.5f * (end[0] + end[1]) - slack
-                    : known0         ? end[0] - length - 1.75f * voxel
-                    : known1         ? end[1] - length - 1.75f * voxel
+    float by_ends = known0 && known1 ? 0.5f * (end[0] + end[1]) - (0.5f * length + two_point)
+                    : known0         ? end[0] - length - two_point
+                    : known1         ? end[1] - length - two_point
                                      : -3.4e38f;
     if (by_ends > threshold) return;
-    cc_vec3 g;
-    float middle_sample = cc_sdf_distance_below(f, cc_v3_madd(l0, dl, 0.5f), threshold + slack, &g);
-    if (middle_sample - slack > threshold) return;
+    float middle_sample;
+    if (cc_sdf_ball_low(f, cc_v3_madd(l0, dl, 0.5f), 0.5f * length, threshold, &middle_sample) > threshold) return;
     int steps = (int)ceilf(length / voxel);
     steps = steps < 2 ? 2 : (steps > CC_SDF_EDGE_STEPS ? CC_SDF_EDGE_STEPS : steps);
     /* Between two samples the field dips at most the sampling step below
@@ -148,7 +146,7 @@ CC_HD_CALL void cc_sdf_edge_contacts(const cc_mesh_context* x, const cc_sdf_ref*
     float near = threshold + 1.7320508f * step + CC_SDF_FLAT_VOXELS * voxel;
     /* The midpoint's sample serves the walk when it is exact up to the
      * walk's `near` (and a bound past it): short edges, an even count. */
-    int middle_at = (steps & 1) == 0 && threshold + slack >= near ? steps / 2 : -1;
+    int middle_at = (steps & 1) == 0 && threshold + (0.5f * length + two_point) >= near ? steps / 2 : -1;
     /* Kept for the flat stretch's walk, which would otherwise sample its
      * whole length again. */
     float sample[CC_SDF_EDGE_STEPS + 1];

@@ -207,18 +207,31 @@ CC_HD float cc_sdf_distance(const cc_sdf_ref* s, cc_vec3 p, cc_vec3* grad)
     return cc_sdf_distance_below(s, p, 3.0e38f, grad);
 }
 
-/* Whether every point within `radius` of l lies farther than `threshold`
- * from the field's surface, by the field at l alone. Interpolating the
- * samples of a distance (1-Lipschitz) errs by at most half a cell's
- * diagonal, 0.87 voxel, so the field at any point q of the ball is at
- * least field(l) - radius - 2 * 0.87 voxel (and the bounds past the band
- * and the lattice are lower bounds of the distance), which never culls a
- * contact. */
-CC_HD int cc_sdf_ball_clear(const cc_sdf_ref* f, cc_vec3 l, float radius, float threshold)
+/* Interpolating the samples of a distance (1-Lipschitz) errs by at most
+ * half a cell's diagonal, 0.87 voxel, at each of two points: what a bound
+ * of the field at one point by the field at another allows, in voxels
+ * (the bounds past the band and the lattice are lower bounds of the
+ * distance, and err only low). */
+#define CC_SDF_TWO_POINT_SLACK 1.75f
+
+/* The least the field can be within `radius` of l, by the field at l
+ * alone: field(l) - radius - CC_SDF_TWO_POINT_SLACK voxels, which never
+ * culls a contact. `*at_l` gets the field at l, exact below `threshold`
+ * plus that slack (cc_sdf_distance_below). */
+CC_HD float cc_sdf_ball_low(const cc_sdf_ref* f, cc_vec3 l, float radius, float threshold, float* at_l)
 {
     cc_vec3 g;
-    float slack = radius + 1.75f * f->d->voxel;
-    return cc_sdf_distance_below(f, l, threshold + slack, &g) - slack > threshold;
+    float slack = radius + CC_SDF_TWO_POINT_SLACK * f->d->voxel;
+    *at_l = cc_sdf_distance_below(f, l, threshold + slack, &g);
+    return *at_l - slack;
+}
+
+/* Whether every point within `radius` of l lies farther than `threshold`
+ * from the field's surface, by the field at l alone (cc_sdf_ball_low). */
+CC_HD int cc_sdf_ball_clear(const cc_sdf_ref* f, cc_vec3 l, float radius, float threshold)
+{
+    float at_l;
+    return cc_sdf_ball_low(f, l, radius, threshold, &at_l) > threshold;
 }
 
 #endif
