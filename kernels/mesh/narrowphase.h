@@ -574,22 +574,75 @@ CC_HD unsigned cc_mesh_sphere_keep(const cc_mesh_context* x, const cc_geom* ga, 
     return cc_mesh_keep_mask(x, x->item->element, verdict, feature, t, ref, flags, mf);
 }
 
-/* The coplanar edges (bits) whose neighbours share the seam feature that
- * point i of face contact mf lies on: its edge, or both edges at its
- * vertex; none when it lies inside the face. */
-CC_HD_CALL unsigned cc_mesh_seam_edges(const cc_vec3* t, cc_vec3 ref, unsigned flags, const cc_manifold* mf, int i)
+/* A key for vertex k of triangle `id` that every triangle around the
+ * vertex shares: a mesh's vertex index, a heightfield's grid index. */
+CC_HD int cc_surface_vertex_key(const cc_model_view* m, int s, int id, int k)
+{
+    if (m->shape_geom[s].type == CC_SHAPE_MESH)
+        return m->mesh_triangles[m->meshes[m->shape_source[s]].triangle_first + id].v[k];
+    cc_hfield_ref h = cc_hfield_ref_of(m, s);
+    int cell = id >> 1, half = id & 1, r = cell / (h.cols - 1), c = cell % (h.cols - 1);
+    int vr = k == 0 ? r : (k == 1 ? (half == 0 ? r : r + 1) : r + 1);
+    int vc = k == 0 ? c : (k == 1 ? c + 1 : (half == 0 ? c + 1 : c));
+    return vr * h.cols + vc;
+}
+
+/* The n-th lower-numbered triangle (from 0) of the run of coplanar
+ * triangles around corner k of triangle `id`, or -1 past the last: the
+ * triangles that own face points at the vertex before this one does (the
+ * run's lowest owns them). The run is walked across coplanar edges, one
+ * way round and then the other, afresh for each n, so that no walk state
+ * stays live across the queries the caller makes between them. */
+CC_HD_CALL int cc_surface_fan_lower(const cc_model_view* m, int s, int id, int k, int n)
+{
+    int key = cc_surface_vertex_key(m, s, id, k);
+    int is_mesh = m->shape_geom[s].type == CC_SHAPE_MESH;
+    int first = 0;
+    cc_hfield_ref h;
+    if (is_mesh) first = m->meshes[m->shape_source[s]].triangle_first;
+    else h = cc_hfield_ref_of(m, s);
+    CC_NO_UNROLL
+    for (int way = 0; way < 2; ++way) {
+        int cur = id, corner = k;
+        CC_NO_UNROLL
+        for (int step = 0; step < CC_SURFACE_FAN_MAX; ++step) {
+            /* Way 0 crosses the edge that starts at the vertex, way 1 the
+             * one that ends there. */
+            int edge = way == 0 ? corner : (corner == 0 ? 2 : corner - 1);
+            int next = cc_surface_adjacent(m, s, cur, edge);
+            if (next < 0) break;
+            /* Coplanar as the face owners are drawn: a mesh's flags, a
+             * heightfield's normals. */
+            if (is_mesh ? !(m->mesh_triangle_flags[first + cur] & CC_TRI_EDGE_COPLANAR(edge))
+                        : !cc_hfield_coplanar(&h, cur, next))
+                break;
+            /* A closed run is seen whole one way round. */
+            if (next == id) return -1;
+            int at = -1;
+            for (int j = 0; j < 3; ++j)
+                if (cc_surface_vertex_key(m, s, next, j) == key) at = j;
+            if (at < 0) break;
+            if (next < id && n-- == 0) return next;
+            cur = next;
+            corner = at;
+        }
+    }
+    return -1;
+}
+
+/* The seam that point i of face contact mf lies on, as a bit: edge k
+ * (bit k) when its neighbour is coplanar, vertex k (bit 3 + k) when an
+ * edge there is; none when the point lies inside the face or on a sharp
+ * edge. */
+CC_HD_CALL unsigned cc_mesh_seam_of(const cc_vec3* t, cc_vec3 ref, unsigned flags, const cc_manifold* mf, int i)
 {
     cc_vec3 rel[3] = {cc_v3_sub(t[0], ref), cc_v3_sub(t[1], ref), cc_v3_sub(t[2], ref)};
     float ref_coord = cc_tri_abs_max(ref), bound = cc_tri_band_bound(rel, t, ref_coord), band;
     int kind = cc_tri_near_feature(cc_v3_sub(cc_manifold_point_b(mf, i), ref), rel, t, ref_coord, bound, &band);
     if (kind < 0) return 0u;
-    /* The edge, or both edges at the vertex. */
-    int k0 = kind < CC_TRI_VERTEX0 ? kind - CC_TRI_EDGE0 : kind - CC_TRI_VERTEX0;
-    int k1 = kind < CC_TRI_VERTEX0 ? k0 : (k0 == 0 ? 2 : k0 - 1);
-    unsigned edges = (1u << k0) | (1u << k1);
-    for (int k = 0; k < 3; ++k)
-        if (!(flags & CC_TRI_EDGE_COPLANAR(k))) edges &= ~(1u << k);
-    return edges;
+    if (kind < CC_TRI_VERTEX0) return flags & CC_TRI_EDGE_COPLANAR(kind - CC_TRI_EDGE0) ? 1u << (kind - CC_TRI_EDGE0) : 0u;
+    int k = kind - CC_TRI_VERTEX0, kp = k == 0 ? 2 : k - 1;
+    return flags & (CC_TRI_EDGE_COPLANAR(k) | CC_TRI_EDGE_COPLANAR(kp)) ? 1u << (3 + k) : 0u;
 }
 
 /* Points of a face contact on a coplanar seam that the seam's owner
@@ -598,36 +651,49 @@ CC_HD_CALL unsigned cc_mesh_seam_edges(const cc_vec3* t, cc_vec3 ref, unsigned f
  * neighbours goes to the feature's owner (cc_triangle_dedupe_mask), which
  * keeps it only when it reports a face contact there too. With its lowest
  * point just past the owner's boundary, A's answer there is tilted over an
- * edge, or is the depth over the owner's own face, and that contact in
- * turn leaves the seam to this triangle's face contact: each left the point
- * to the other and it was lost. So the neighbours across the feature's
- * coplanar edges are asked: a face contact of theirs claims the point,
+ * edge, or is the depth over the owner's own face, or nothing at all (A
+ * crossing the plane beside it), and that in turn leaves the seam to this
+ * triangle's face contact: each left the point to the other and it was
+ * lost. So the triangles that come first are asked: across an edge, the
+ * neighbour; at a vertex, the lower-numbered triangles of the coplanar run
+ * around it (the run's lowest is the owner; the lowest that reports a face
+ * contact keeps the point). A face contact of theirs claims the point,
  * anything else leaves it here. */
 CC_HD_CALL unsigned cc_mesh_seam_unclaimed(const cc_mesh_context* x, int ta, const cc_geom* ga, int id, const cc_vec3* t,
                                            cc_vec3 ref, unsigned flags, const cc_manifold* mf, unsigned keep)
 {
     if (!(flags & CC_TRI_FACE_OWNERS)) return 0u;
-    /* The coplanar edges whose neighbours share a dropped point, asked in
-     * one pass each, so that little is live across the queries. */
+    /* The seams of the dropped points, asked one at a time, so that little
+     * is live across the queries. */
     unsigned ask = 0u;
     CC_NO_UNROLL
     for (int i = 0; i < mf->count; ++i)
-        if (!(keep >> i & 1u)) ask |= cc_mesh_seam_edges(t, ref, flags, mf, i);
+        if (!(keep >> i & 1u)) ask |= cc_mesh_seam_of(t, ref, flags, mf, i);
     unsigned claims = 0u;
-    for (int k = 0; k < 3; ++k) {
-        if (!(ask >> k & 1u)) continue;
-        int nb = cc_surface_adjacent(x->m, x->b.shape, id, k);
-        cc_vec3 q[3];
-        float threshold;
-        cc_manifold other;
-        if (nb >= 0 && cc_mesh_triangle_query(x, ta, ga, nb, q, &threshold, &other) == CC_TRI_FACE) claims |= 1u << k;
+    int sb = x->b.shape;
+    CC_NO_UNROLL
+    for (int seam = 0; seam < 6; ++seam) {
+        if (!(ask >> seam & 1u)) continue;
+        CC_NO_UNROLL
+        for (int asked = 0;; ++asked) {
+            int nb = seam >= 3 ? cc_surface_fan_lower(x->m, sb, id, seam - 3, asked)
+                               : (asked == 0 ? cc_surface_adjacent(x->m, sb, id, seam) : -1);
+            if (nb < 0) break;
+            cc_vec3 q[3];
+            float threshold;
+            cc_manifold other;
+            if (cc_mesh_triangle_query(x, ta, ga, nb, q, &threshold, &other) == CC_TRI_FACE) {
+                claims |= 1u << seam;
+                break;
+            }
+        }
     }
     unsigned extra = 0u;
     CC_NO_UNROLL
     for (int i = 0; i < mf->count; ++i) {
         if (keep >> i & 1u) continue;
-        unsigned edges = cc_mesh_seam_edges(t, ref, flags, mf, i);
-        if (edges && !(edges & claims)) extra |= 1u << i;
+        unsigned seam = cc_mesh_seam_of(t, ref, flags, mf, i);
+        if (seam && !(seam & claims)) extra |= 1u << i;
     }
     return extra;
 }
@@ -705,8 +771,10 @@ CC_HD_CALL int cc_hfield_buried_contact(const cc_mesh_context* x, int ta, const 
 /* Shape a (a primitive or hull) against one triangle of surface b. The
  * fingerprint of point k of the triangle's manifold is triangle * 8 + k.
  * `sphere` (ta is CC_SHAPE_SPHERE) is a constant of each caller, so that
- * each route's kernel compiles its own ownership rules only. */
-CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta, int sphere)
+ * each route's kernel compiles its own ownership rules only; so is
+ * `emit` (the emit pass, which writes the one point its fingerprint
+ * names, already kept by the first pass, and needs no ownership rules). */
+CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta, int sphere, int emit)
 {
     const cc_model_view* m = x->m;
     int sa = x->a.shape;
@@ -721,7 +789,7 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta, int spher
     int buried = feature == CC_TRI_NONE &&
                  cc_hfield_buried_contact(x, ta, &ga, x->item->element, t, threshold, &mf) != CC_TRI_NONE;
     unsigned keep = (1u << mf.count) - 1u;
-    if (x->pass != CC_MESH_PASS_EMIT && !buried)
+    if (!emit && !buried)
         keep = sphere ? cc_mesh_sphere_keep(x, &ga, feature, t, &mf) : cc_mesh_convex_keep(x, ta, &ga, feature, t, &mf);
     CC_NO_UNROLL
     for (int k = 0; k < mf.count; ++k)
@@ -730,10 +798,15 @@ CC_HD void cc_mesh_triangle_contacts(const cc_mesh_context* x, int ta, int spher
                                    (unsigned)x->item->element * 8u + (unsigned)k, threshold);
 }
 
-/* The two triangle families, each one function that its vote and emit
- * kernels share. */
-CC_HD_CALL void cc_mesh_sphere_triangle_item(const cc_mesh_context* x) { cc_mesh_triangle_contacts(x, CC_SHAPE_SPHERE, 1); }
-CC_HD_CALL void cc_mesh_convex_triangle_item(const cc_mesh_context* x, int ta) { cc_mesh_triangle_contacts(x, ta, 0); }
+/* The two triangle families, each one function for the first pass and
+ * one for the emit pass, whose kernel then holds none of the ownership
+ * rules (the convex route's emit kernel is at its register bound). */
+CC_HD_CALL void cc_mesh_sphere_triangle_item(const cc_mesh_context* x)
+{
+    cc_mesh_triangle_contacts(x, CC_SHAPE_SPHERE, 1, x->pass == CC_MESH_PASS_EMIT);
+}
+CC_HD_CALL void cc_mesh_convex_triangle_item(const cc_mesh_context* x, int ta) { cc_mesh_triangle_contacts(x, ta, 0, 0); }
+CC_HD_CALL void cc_mesh_convex_triangle_emit(const cc_mesh_context* x, int ta) { cc_mesh_triangle_contacts(x, ta, 0, 1); }
 
 /* One past the last vertex of the item's chunk (of a mesh of n vertices). */
 CC_HD int cc_mesh_chunk_end(const cc_mesh_context* x, int n)
@@ -873,7 +946,10 @@ CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_v
     x->ref = shape_pose[p.b].p;
     /* A constant family compiles the other families' routines away. */
     if (family == CC_MESH_FAMILY_SPHERE) cc_mesh_sphere_triangle_item(x);
-    else if (family == CC_MESH_FAMILY_CONVEX) cc_mesh_convex_triangle_item(x, p.ta);
+    else if (family == CC_MESH_FAMILY_CONVEX) {
+        if (pass == CC_MESH_PASS_EMIT) cc_mesh_convex_triangle_emit(x, p.ta);
+        else cc_mesh_convex_triangle_item(x, p.ta);
+    }
     else if (family == CC_MESH_FAMILY_VERTICES) {
         if (kind == CC_MESH_ITEM_PLANE_VERTICES) cc_mesh_plane_vertices_item(x);
         else cc_mesh_vertices_item(x, kind == CC_MESH_ITEM_VERTICES_OF_A);
@@ -881,7 +957,10 @@ CC_HD void cc_mesh_run_item(cc_mesh_context* x, cc_mesh_pair p, const cc_model_v
         if (kind == CC_MESH_ITEM_HFIELD_SDF) cc_mesh_hfield_sdf_item(x);
         else cc_mesh_sdf_item(x, kind == CC_MESH_ITEM_SDF_OF_A);
     } else if (kind == CC_MESH_ITEM_SPHERE_TRIANGLE) cc_mesh_sphere_triangle_item(x);
-    else if (kind == CC_MESH_ITEM_CONVEX_TRIANGLE) cc_mesh_convex_triangle_item(x, p.ta);
+    else if (kind == CC_MESH_ITEM_CONVEX_TRIANGLE) {
+        if (pass == CC_MESH_PASS_EMIT) cc_mesh_convex_triangle_emit(x, p.ta);
+        else cc_mesh_convex_triangle_item(x, p.ta);
+    }
     else if (kind == CC_MESH_ITEM_PLANE_VERTICES) cc_mesh_plane_vertices_item(x);
     else if (kind == CC_MESH_ITEM_SDF_OF_A || kind == CC_MESH_ITEM_SDF_OF_B) cc_mesh_sdf_item(x, kind == CC_MESH_ITEM_SDF_OF_A);
     else if (kind == CC_MESH_ITEM_HFIELD_SDF) cc_mesh_hfield_sdf_item(x);
@@ -894,6 +973,9 @@ CC_HD void cc_mesh_narrowphase_thread(int j, const cc_model_view* m, const cc_pa
                                       const cc_mesh_view* mv, cc_contact_sink sink, int pass, int family)
 {
     cc_mesh_item it = mv->grouped_items[j];
+    /* The first pass never emits: a constant the emit routines compile
+     * away on. */
+    pass = pass == CC_MESH_PASS_VOTE ? CC_MESH_PASS_VOTE : CC_MESH_PASS_DIRECT;
     cc_mesh_context x;
     x.item = &it;
     x.single = 0;

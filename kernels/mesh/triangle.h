@@ -1110,11 +1110,17 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * that face A. (Points tied in depth need not share an edge: a capsule
      * nearly parallel to the face crosses the triangle, touching the edge
      * beside it at one end and another edge at the other; their mean can
-     * lie nearer to the wrong one.) */
-    if (cc_v3_length(lateral) > CC_TRI_FACE_SIN && (feature == CC_TRI_FACE || (feature & CC_TRI_OUTSIDE))) {
+     * lie nearer to the wrong one.) A whose lowest point lies over an edge
+     * or vertex but below the plane (clearly, past rounding) passes the
+     * triangle beside it, through its plane: a tilted contact there is
+     * beside the triangle too, and a flat neighbour, which has that lowest
+     * point over its face, reports the deeper contact. */
+    int below = q->low_h < -tie;
+    if (cc_v3_length(lateral) > CC_TRI_FACE_SIN && (feature == CC_TRI_FACE || (feature & CC_TRI_OUTSIDE) || below)) {
         unsigned facing = cc_tri_facing_edges(q->rel, n, cc_v3_neg(lateral));
-        if (feature == CC_TRI_FACE || !cc_tri_kind_on_edges(feature & CC_TRI_KIND_MASK, facing))
-            feature = cc_tri_nearest_boundary(qb, q->rel, facing) | CC_TRI_OUTSIDE;
+        int kind = feature & CC_TRI_KIND_MASK;
+        if (feature == CC_TRI_FACE || !cc_tri_kind_on_edges(kind, facing)) kind = cc_tri_nearest_boundary(qb, q->rel, facing);
+        feature = kind | CC_TRI_OUTSIDE;
     }
     return feature;
 }

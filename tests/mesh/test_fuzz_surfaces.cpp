@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "tests/support/fuzz_surfaces.h"
@@ -317,6 +318,103 @@ TEST(FuzzSurfaces, FlatEllipsoidsOverAHeightfieldVertexKeepTheirContact)
         double deepest = 1e30;
         for (const cc_contact& c : contacts[i]) deepest = std::min(deepest, (double)c.distance);
         EXPECT_NEAR(deepest, ccfuzz::surface_reference(pairs[i]).distance, 1e-5 * ccfuzz::surface_extent(pairs[i])) << text;
+    }
+}
+
+// Shapes sunk through a surface with their core's lowest point over an
+// inner seam of a flat region, a few millionths of a cell to either side of
+// it: a heightfield's grid line or vertex, or one of a tessellated box
+// face. The triangle beside that point sees the core pass its edge through
+// its plane, just apart from it. It once reported that as a contact along
+// the plane (the lowest point's foot counted as over its edge), beside the
+// deeper one of the triangle under the foot; and at a vertex, where only
+// some of the triangles around it report the face contact, each left the
+// point to the run's lowest, which reported nothing, and the contact was
+// lost. Every pair must get its deepest contact at the solid's distance,
+// with no finding.
+TEST(FuzzSurfaces, ShapesThroughAFlatSeamTouchOnceAlongTheFace)
+{
+    ccfuzz::Random r(2026);
+    const cc_shape_type types[] = {CC_SHAPE_CAPSULE, CC_SHAPE_BOX, CC_SHAPE_CYLINDER, CC_SHAPE_CONE,
+                                   CC_SHAPE_CONVEX_HULL};
+    std::vector<ccfuzz::SurfacePair> pairs;
+    for (int i = 0; i < 800; ++i) {
+        ccfuzz::SurfacePair p;
+        p.kind = i % 2 ? ccfuzz::kMeshBox : ccfuzz::kTiltedHeightfield;
+        double scale = r.log_uniform(0.001, 100.0);
+        p.pose.q = r.rotation();
+        p.pose.p = {(float)(scale * r.uniform(-2, 2)), (float)(scale * r.uniform(-2, 2)), (float)(scale * r.uniform(-2, 2))};
+        convref::Pose pose = convref::pose_from_quat(p.pose.q.x, p.pose.q.y, p.pose.q.z, p.pose.q.w, ccfuzz::to_v(p.pose.p));
+        // The seam point and the face's outward normal u, world; a cell's size.
+        convref::V point, u;
+        double cell;
+        if (p.kind == ccfuzz::kTiltedHeightfield) {
+            ccfuzz::random_tilted_grid(r, scale, 3, 8, &p);
+            if (r.chance(0.3)) p.gx = p.gy = 0.0f;
+            cell = std::min(2.0 * p.hsize.x / (p.cols - 1), 2.0 * p.hsize.y / (p.rows - 1));
+            // An inner vertex, or a point of an inner grid line.
+            double X = -1.0 + 2.0 * (1 + r.below(p.cols - 2)) / (p.cols - 1);
+            double Y = -1.0 + 2.0 * (1 + r.below(p.rows - 2)) / (p.rows - 1);
+            switch (r.below(3)) {
+            case 0: break;
+            case 1: X += r.uniform(-1, 1) / (p.cols - 1); break;
+            default: Y += r.uniform(-1, 1) / (p.rows - 1); break;
+            }
+            point = convref::to_world(pose, convref::v3(X * p.hsize.x, Y * p.hsize.y, p.hsize.z * (p.h0 + p.gx * X + p.gy * Y)));
+            convref::V p0;
+            ccfuzz::plane_of(p, &u, &p0);
+        } else {
+            p.quads = 2 + r.below(5);
+            p.half = {(float)(scale * r.log_uniform(0.3, 1)), (float)(scale * r.log_uniform(0.3, 1)), (float)(scale * r.log_uniform(0.3, 1))};
+            cell = 2.0 * std::min(p.half.x, std::min(p.half.y, p.half.z)) / p.quads;
+            // The top face (+z); an inner vertex of its quads, or a point of an inner line.
+            double X = -1.0 + 2.0 * (1 + r.below(p.quads - 1)) / p.quads;
+            double Y = -1.0 + 2.0 * (1 + r.below(p.quads - 1)) / p.quads;
+            switch (r.below(3)) {
+            case 0: break;
+            case 1: X += r.uniform(-1, 1) / p.quads; break;
+            default: Y += r.uniform(-1, 1) / p.quads; break;
+            }
+            point = convref::to_world(pose, convref::v3(X * p.half.x, Y * p.half.y, p.half.z));
+            u = convref::to_world_dir(pose, convref::v3(0, 0, 1));
+        }
+        p.a = ccfuzz::random_shape(r, types[(i / 2) % 5], cell * r.log_uniform(0.05, 0.5));
+        p.a.pose.q = r.chance(0.5) ? p.pose.q : r.rotation();
+        convref::V side = r.direction();
+        side = convref::unit(side - u * convref::dot(side, u)) * (1e-6 * cell * r.uniform(-1, 1));
+        // The core's lowest point, below the face by a part of the shape.
+        p.a.pose.p = {0, 0, 0};
+        convref::V low = convref::support(ccfuzz::core_of(p.a), u * -1.0);
+        double depth = ccfuzz::extent(p.a) * r.log_uniform(0.01, 0.5);
+        // A mesh culls the faces its reference point is behind: kept in front.
+        if (p.kind == ccfuzz::kMeshBox)
+            depth = std::min(depth, 0.9 * convref::dot(ccfuzz::reference_point(p.a) - low, u));
+        convref::V c = point + side - u * depth - low;
+        p.a.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        pairs.push_back(p);
+    }
+    std::string error;
+    auto contacts = ccfuzz::collide_surface_pairs(pairs, cc_device_cpu(), &error);
+    ASSERT_TRUE(error.empty()) << error;
+    int failed = 0;
+    for (size_t i = 0; i < pairs.size() && failed < 10; ++i) {
+        std::string text = ccfuzz::describe_surface(pairs[i]);
+        if (contacts[i].empty()) {
+            ADD_FAILURE() << "no contact -- " << text;
+            ++failed;
+            continue;
+        }
+        for (const ccfuzz::Finding& f : ccfuzz::score_surface(pairs[i], contacts[i])) {
+            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << text;
+            ++failed;
+        }
+        double deepest = 1e30;
+        for (const cc_contact& c : contacts[i]) deepest = std::min(deepest, (double)c.distance);
+        double want = ccfuzz::surface_reference(pairs[i]).distance - ccfuzz::core_radius(pairs[i].a) - pairs[i].a.margin;
+        if (std::fabs(deepest - want) > 1e-5 * ccfuzz::surface_extent(pairs[i])) {
+            ADD_FAILURE() << "deepest " << deepest << " want " << want << " -- " << text;
+            ++failed;
+        }
     }
 }
 
