@@ -1050,15 +1050,17 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
         if (!cc_tri_face_depth(&q->a, &q->b, n, q->low, q->low_h, inside, r)) return CC_TRI_NONE;
         own_point = 1;
     }
-    /* One point along the face normal, A's lowest point over the triangle:
-     * that point and its foot are the contact, exactly. The query's own
-     * point can lie well to the side of it: under a long flat ellipsoid the
+    /* One point along the face normal (a one-point shape, or A's feature a
+     * point: a rim's lowest), A's lowest point over the triangle: that
+     * point and its foot are the contact, exactly. The query's own point
+     * can lie well to the side of it: under a long flat ellipsoid the
      * separation changes only with the square of the offset, and a point
      * beside the foot's triangle, put past an edge, left the contact to the
-     * neighbours, which left it back. (Every coplanar triangle finds the
-     * same foot, so exactly one holds it.) */
+     * neighbours, which left it back; the face's point of a cone's lowest
+     * rim point came out most of the radius to its side. (Every coplanar
+     * triangle finds the same foot, so exactly one holds it.) */
     if (!along && !(cc_v3_length(tilt) > CC_TRI_FACE_SIN) && low_over &&
-        cc_convex_max_points(q->type_a, CC_SHAPE_CONVEX_HULL) == 1) {
+        (cc_convex_max_points(q->type_a, CC_SHAPE_CONVEX_HULL) == 1 || r->feature_a.count == 1)) {
         r->normal = cc_v3_neg(n);
         r->distance = q->low_h;
         r->point_a = q->low;

@@ -418,4 +418,28 @@ TEST(FuzzSurfaces, ShapesThroughAFlatSeamTouchOnceAlongTheFace)
     }
 }
 
+// Cones and cylinders on a tilted-plane heightfield, fuzzed: where the
+// query's normal is the face's and A's supporting feature is one point
+// (the lowest of a rim), the contact is that lowest point and its foot on
+// the face. The query's own pair could join the lowest point to a point of
+// the face far to its side (by most of the shape's radius): once or twice
+// in 20,000 pairs, which EveryRouteMeetsTheChecks allows for.
+TEST(FuzzSurfaces, RimPointsOverAHeightfieldFaceTouchAtTheirFoot)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    const long pairs = 2000;
+#else
+    const long pairs = 20000;
+#endif
+    for (cc_shape_type type : {CC_SHAPE_CONE, CC_SHAPE_CYLINDER})
+        for (uint64_t seed = 1; seed <= 6; ++seed) {
+            ccfuzz::RouteTally t;
+            std::string error;
+            ccfuzz::fuzz_surface_route(type, ccfuzz::kTiltedHeightfield, pairs, seed, cc_device_cpu(), &t, &error);
+            ASSERT_TRUE(error.empty()) << error;
+            EXPECT_EQ(t.failures[ccfuzz::kWitness], 0) << cc_shape_type_name(type) << " seed " << seed << ": "
+                                                         << t.example[ccfuzz::kWitness];
+        }
+}
+
 } // namespace
