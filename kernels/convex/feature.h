@@ -20,6 +20,10 @@
 /* cos and sin of CC_FEATURE_ANGLE (5 degrees). */
 #define CC_FEATURE_COS 0.9961947f
 #define CC_FEATURE_SIN 0.0871557f
+/* Segments within CC_FEATURE_ANGLE of parallel touch along the stretch
+ * where their lines, seen along the normal, stay within this fraction of
+ * the shorter one's length of each other. */
+#define CC_FEATURE_DRIFT 1.0e-3f
 
 typedef struct cc_feature {
     int count;                  /* 1: point, 2: segment, >= 3: polygon */

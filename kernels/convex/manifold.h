@@ -226,6 +226,25 @@ CC_HD_CALL int cc_feature_overlap(const cc_feature* fa, const cc_feature* fb, co
         float s1 = ((bu[1] - au[0]) * du + (bv[1] - av[0]) * dv) / (la * la);
         float lo = cc_maxf(0.0f, cc_minf(s0, s1)), hi = cc_minf(1.0f, cc_maxf(s0, s1));
         if (lo > hi) return 0;
+        /* Within the angle the two lines still drift apart sideways: only
+         * where b's line passes within a thousandth of the shorter segment
+         * of a's do the two face each other along the normal (a point of
+         * one lifted onto the other beyond that is no pair of touching
+         * points). w(s): b's line's offset from a's at a's parameter s. */
+        if (s1 != s0) {
+            float w0 = cc_cross2(du, dv, bu[0] - au[0], bv[0] - av[0]) / la;
+            float w1 = cc_cross2(du, dv, bu[1] - au[0], bv[1] - av[0]) / la;
+            float slope = (w1 - w0) / (s1 - s0), room = CC_FEATURE_DRIFT * cc_minf(la, lb);
+            float w_lo = w0 + slope * (lo - s0), w_hi = w0 + slope * (hi - s0);
+            if (fabsf(w_lo) > room || fabsf(w_hi) > room) {
+                if (!(slope != 0.0f)) return 0;
+                /* The parameters where w = -room and w = +room. */
+                float t0 = s0 + (-room - w0) / slope, t1 = s0 + (room - w0) / slope;
+                lo = cc_maxf(lo, cc_minf(t0, t1));
+                hi = cc_minf(hi, cc_maxf(t0, t1));
+                if (!(lo <= hi)) return 0;
+            }
+        }
         ou[0] = au[0] + lo * du;
         ov[0] = av[0] + lo * dv;
         ou[1] = au[0] + hi * du;

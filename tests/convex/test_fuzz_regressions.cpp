@@ -593,6 +593,49 @@ TEST(FuzzRegressions, ConeTouchingAHullBesideAFaceTakesTheFace)
     }
 }
 
+// Side lines crossing at a small angle: a capsule or cylinder lying across a
+// cylinder's side, or a capsule across a box's edge, their lines turned
+// 0.01 to 5 degrees apart (within the angle the manifold takes as
+// parallel), touching, a little apart or a little into each other. The two
+// points of such a contact were the ends of the segments' common stretch,
+// each lifted onto the other line: seen along the normal the lines drift
+// apart there by the stretch's length times the angle's sine, so the two
+// points of a contact missed each other across the normal by up to a
+// twentieth of the side's length. Now they touch where the lines cross.
+TEST(FuzzRegressions, SideLinesCrossingAtASmallAngleTouchWhereTheyCross)
+{
+    Random r(5150);
+    auto mul = [](cc_quat a, cc_quat b) -> cc_quat {
+        return {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+    };
+    for (int i = 0; i < 300; ++i) {
+        Pair p;
+        double scale = r.log_uniform(0.01, 100.0);
+        bool box = i % 3 == 2;
+        p.a.type = box ? CC_SHAPE_BOX : CC_SHAPE_CYLINDER;
+        p.a.size = box ? cc_vec3{(float)(scale * r.uniform(0.2, 1)), (float)(scale * r.uniform(0.2, 1)), (float)scale}
+                       : cc_vec3{(float)(scale * r.uniform(0.2, 1)), (float)scale, 0.0f};
+        p.b.type = i % 3 == 1 ? CC_SHAPE_CYLINDER : CC_SHAPE_CAPSULE;
+        p.b.size = {(float)(scale * r.log_uniform(0.02, 0.3)), (float)(scale * r.uniform(0.3, 1)), 0.0f};
+        // Both turned by one random rotation; B's axis also by a small angle
+        // about the line between them (x).
+        cc_quat turn = r.rotation();
+        double angle = r.log_uniform(1.7e-4, 8.7e-2) * (r.chance(0.5) ? 1 : -1);
+        p.a.pose = {{0, 0, 0}, turn};
+        p.b.pose.q = normalized(mul(turn, {(float)std::sin(0.5 * angle), 0.0f, 0.0f, (float)std::cos(0.5 * angle)}));
+        // B's side over A's side line at angle 0 (a box: its edge at +x +y).
+        convref::Pose pose = convref::pose_from_quat(turn.x, turn.y, turn.z, turn.w, convref::v3(0, 0, 0));
+        V out = box ? convref::unit(convref::v3(1, 1, 0)) : convref::v3(1, 0, 0);
+        V on = box ? convref::v3(p.a.size.x, p.a.size.y, 0) : convref::v3(p.a.size.x, 0, 0);
+        V c = convref::to_world(pose, on + out * (double)(p.b.size.x * 1.5) + convref::v3(0, 0, scale * r.uniform(-0.3, 0.3)));
+        p.b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        p.pose_class = kTouching;
+        place_touching(&p, scale * (r.chance(0.3) ? 0.0 : r.uniform(-1e-2, 1e-2)));
+        expect_clean(p);
+    }
+}
+
 } // namespace
 
 TEST(FuzzRegressions, LongEllipsoidsCrossedAtOneCentreTakeTheThinWay)

@@ -3,10 +3,8 @@
 // heightfield, seeded, 1500 pairs each (150 under the sanitizers), in every
 // pose class. Every check must pass, but for the shallow check on the
 // heightfield, where a contact may come out a few float ulps of the
-// coordinates shallower than the double-precision plane, and the witness
-// check (a few contacts from the convex query's own features, whose points
-// miss each other by a little more than the check allows): both held to
-// their present level.
+// coordinates shallower than the double-precision plane: held to its
+// present level.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,10 +17,8 @@ namespace {
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr long kPairsPerRoute = 150;
-constexpr long kWitnessFindings = 2;
 #else
 constexpr long kPairsPerRoute = 1500;
-constexpr long kWitnessFindings = 3;
 #endif
 
 TEST(FuzzSurfaces, EveryRouteMeetsTheChecks)
@@ -39,9 +35,7 @@ TEST(FuzzSurfaces, EveryRouteMeetsTheChecks)
         std::printf("\n");
         EXPECT_GT(t.contacts, kPairsPerRoute / 10) << name;
         for (int c = 0; c < ccfuzz::kChecks; ++c) {
-            if (c == ccfuzz::kWitness) {
-                EXPECT_LE(t.failures[c], kWitnessFindings) << name << " witness: " << t.example[c];
-            } else if (c == ccfuzz::kShallow && route.second == ccfuzz::kTiltedHeightfield) {
+            if (c == ccfuzz::kShallow && route.second == ccfuzz::kTiltedHeightfield) {
                 EXPECT_LE(t.failures[c], 2) << name;
                 EXPECT_LE(t.worst[c], 0.01) << name << ": " << t.example[c];
             } else {
@@ -423,7 +417,7 @@ TEST(FuzzSurfaces, ShapesThroughAFlatSeamTouchOnceAlongTheFace)
 // (the lowest of a rim), the contact is that lowest point and its foot on
 // the face. The query's own pair could join the lowest point to a point of
 // the face far to its side (by most of the shape's radius): once or twice
-// in 20,000 pairs, which EveryRouteMeetsTheChecks allows for.
+// in 20,000 pairs, more than EveryRouteMeetsTheChecks runs.
 TEST(FuzzSurfaces, RimPointsOverAHeightfieldFaceTouchAtTheirFoot)
 {
 #if defined(__SANITIZE_ADDRESS__)
