@@ -123,19 +123,26 @@ CC_HD int cc_hfield_wedge(const cc_hfield_ref* h, int r, int c, int w)
     return 2 * (cr * (h->cols - 1) + cc) + k[w % 6];
 }
 
+/* Grid row and column of corner k of heightfield triangle `id`: a cell's
+ * half 0 is (r,c) (r,c+1) (r+1,c+1), its half 1 (r,c) (r+1,c+1) (r+1,c). */
+CC_HD void cc_hfield_corner(const cc_hfield_ref* h, int id, int k, int* row, int* col)
+{
+    int cell = id >> 1, half = id & 1, r = cell / (h->cols - 1), c = cell % (h->cols - 1);
+    *row = k == 0 ? r : (k == 1 ? (half == 0 ? r : r + 1) : r + 1);
+    *col = k == 0 ? c : (k == 1 ? c + 1 : (half == 0 ? c + 1 : c));
+}
+
 /* CC_TRI_FACE_VERTEX_OWNER bits of heightfield triangle `id` (with
  * CC_TRI_FACE_OWNERS): per corner, whether it is the lowest triangle of
  * the run of coplanar wedges around that grid vertex that holds it. */
 CC_HD unsigned cc_hfield_face_owners(const cc_hfield_ref* h, int id)
 {
-    int cell = id >> 1, k = id & 1;
-    int r = cell / (h->cols - 1), c = cell % (h->cols - 1);
-    int vr[3] = {r, k == 0 ? r : r + 1, r + 1}, vc[3] = {c, c + 1, k == 0 ? c + 1 : c};
     unsigned flags = CC_TRI_FACE_OWNERS;
     for (int v = 0; v < 3; ++v) {
-        int self = -1;
+        int vr, vc, self = -1;
+        cc_hfield_corner(h, id, v, &vr, &vc);
         for (int w = 0; w < 6; ++w)
-            if (cc_hfield_wedge(h, vr[v], vc[v], w) == id) self = w;
+            if (cc_hfield_wedge(h, vr, vc, w) == id) self = w;
         int lowest = id;
         /* Both ways round from this wedge while the next one is coplanar. */
         CC_NO_UNROLL
@@ -143,7 +150,7 @@ CC_HD unsigned cc_hfield_face_owners(const cc_hfield_ref* h, int id)
             int prev = id;
             CC_NO_UNROLL
             for (int step = 1; step < 6; ++step) {
-                int t = cc_hfield_wedge(h, vr[v], vc[v], self + dir * step);
+                int t = cc_hfield_wedge(h, vr, vc, self + dir * step);
                 if (t < 0 || t == id || !cc_hfield_coplanar(h, prev, t)) break;
                 lowest = t < lowest ? t : lowest;
                 prev = t;
@@ -184,9 +191,11 @@ CC_HD unsigned cc_hfield_triangle_flags(const cc_hfield_ref* h, int id)
         if (cc_lies_in_plane(t0, t1, t2, far)) flags |= CC_TRI_EDGE_COPLANAR(e);
     }
     /* Vertices on the grid's border. */
-    int vr[3] = {r, k == 0 ? r : r + 1, r + 1}, vc[3] = {c, c + 1, k == 0 ? c + 1 : c};
-    for (int v = 0; v < 3; ++v)
-        if (vr[v] == 0 || vr[v] == h->rows - 1 || vc[v] == 0 || vc[v] == h->cols - 1) flags |= CC_TRI_VERTEX_OPEN(v);
+    for (int v = 0; v < 3; ++v) {
+        int vr, vc;
+        cc_hfield_corner(h, id, v, &vr, &vc);
+        if (vr == 0 || vr == h->rows - 1 || vc == 0 || vc == h->cols - 1) flags |= CC_TRI_VERTEX_OPEN(v);
+    }
     return flags;
 }
 
@@ -581,9 +590,8 @@ CC_HD int cc_surface_vertex_key(const cc_model_view* m, int s, int id, int k)
     if (m->shape_geom[s].type == CC_SHAPE_MESH)
         return m->mesh_triangles[m->meshes[m->shape_source[s]].triangle_first + id].v[k];
     cc_hfield_ref h = cc_hfield_ref_of(m, s);
-    int cell = id >> 1, half = id & 1, r = cell / (h.cols - 1), c = cell % (h.cols - 1);
-    int vr = k == 0 ? r : (k == 1 ? (half == 0 ? r : r + 1) : r + 1);
-    int vc = k == 0 ? c : (k == 1 ? c + 1 : (half == 0 ? c + 1 : c));
+    int vr, vc;
+    cc_hfield_corner(&h, id, k, &vr, &vc);
     return vr * h.cols + vc;
 }
 
