@@ -181,6 +181,18 @@ CC_HD void cc_collide_capsule_box(const cc_geom* a, const cc_geom* b, float thre
     float s;
     if (dist > tol) {
         n = cc_v3_scale(diff, 1.0f / dist);
+        /* Exactly, the closest pair's direction is square to the segment
+         * where x* is inside it (and to the box's edge where q* is on one,
+         * which clamping keeps exactly). Rounding of t along a long
+         * segment tilts n along d by the segment's rounding over the
+         * distance; across the segment's length that tilt loses
+         * separation, so it is taken out. */
+        if (t > 0.0f && t < 1.0f) {
+            float dd = cc_v3_length_sq(d);
+            cc_vec3 square = cc_v3_madd(n, d, -cc_v3_dot(n, d) / dd);
+            float length = cc_v3_length(square);
+            if (length > 0.5f) n = cc_v3_scale(square, 1.0f / length);
+        }
         cc_vec3 an = cc_v3_abs(n);
         k = an.y > an.x ? 1 : 0;
         if (an.z > (k ? an.y : an.x)) k = 2;
