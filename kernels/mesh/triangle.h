@@ -938,6 +938,21 @@ typedef struct cc_tri_convex {
     cc_convex_result r;
 } cc_tri_convex;
 
+/* A contact tilted off the face, A apart from the triangle: A touches a
+ * vertex or an edge, and where A is round there, the query's normal is
+ * good only to about sqrt(tol / curvature). Under a large flat shape (an
+ * ellipsoid curving 200 m beside a triangle a metre across) that angle
+ * moves A's point along its surface by centimetres, and the two points
+ * miss each other across the normal. The convex route's sharpening
+ * settles the normal where they face each other. */
+CC_HD_CALL void cc_tri_sharpen(cc_tri_convex* q)
+{
+    cc_convex_result* r = &q->r;
+    cc_vec3 tilt = cc_v3_madd(r->normal, q->n, -cc_v3_dot(r->normal, q->n));
+    if (r->distance >= 0.0f && cc_v3_length(tilt) > CC_TRI_FACE_SIN)
+        cc_convex_sharpen(&q->a, &q->b, cc_convex_tolerance(&q->a, &q->b), 0, &r->normal, &r->distance, r);
+}
+
 /* Stage 1: culling, the prism and the convex query. Returns 0 when there
  * is no contact (m then holds none). */
 CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type_a, cc_vec3 t0, cc_vec3 t1, cc_vec3 t2,
@@ -968,11 +983,19 @@ CC_HD_CALL int cc_tri_convex_query(cc_tri_convex* q, const cc_geom* ga, int type
     /* The prism reaches as deep as A can, but no deeper than the surface
      * holds solid behind its face (`reach`): a large shape beside a small
      * mesh would otherwise meet the prism far behind the mesh, where
-     * nothing is (phantom deep contacts). */
-    float depth = cc_minf(2.0f * q->a.extent, reach) + 1.0e-3f * q->size;
+     * nothing is (phantom deep contacts). A sheet (no solid behind) gets
+     * a thousandth of the triangle's size, so that the prism has a
+     * volume; a solid gets no more than it holds: a large shape reaching
+     * round a small box just apart from it, past its back face, met that
+     * padding under a face on the far side, and the face then pushed it
+     * by all of its depth below the plane. */
+    float pad = 1.0e-3f * q->size;
+    float depth = cc_minf(2.0f * q->a.extent + pad, cc_maxf(reach, pad));
     if (!(depth > 0.0f) || !(depth < 3.0e38f)) return 0;
     q->b = cc_triangle_prism_convex(&q->prism, q->rel[0], q->rel[1], q->rel[2], n, depth);
-    return cc_convex_query(&q->a, &q->b, threshold, &q->r);
+    if (!cc_convex_query(&q->a, &q->b, threshold, &q->r)) return 0;
+    cc_tri_sharpen(q);
+    return 1;
 }
 
 /* The smallest gap along r's normal where its two features overlap seen

@@ -11,7 +11,8 @@
 // the solid along its own normal:
 //   nan, normal  as for convex pairs;
 //   deep     a contact deeper along its own normal than the solid allows:
-//            c < sep_solid(normal) - tol;
+//            c < sep_solid(normal) - tol; or, the shapes apart, deeper
+//            than their distance: c < D - tol (a phantom);
 //   tilted   (heightfield) a normal off the plane's;
 //   shallow  with the shape's centre outside the solid (over the
 //            heightfield's footprint), the deepest contact shallower than
@@ -385,6 +386,10 @@ inline std::vector<Finding> score_surface(const SurfacePair& p, const std::vecto
             add(kCertify, convref::angle(nrm, ref.normal) * small, "normal off the plane's by " + std::to_string(convref::angle(nrm, ref.normal)));
         else if (bound > -1e299 && core < bound - tol)
             add(kDeep, bound - tol - core, "core " + std::to_string(core) + " < sep(normal) " + std::to_string(bound));
+        else if (lb > 0.0 && core < lb - tol)
+            // Apart, no two points of the shapes are nearer than D: a
+            // deeper contact is a phantom, whatever its normal.
+            add(kDeep, lb - tol - core, "core " + std::to_string(core) + " < D " + std::to_string(lb) + " of shapes apart");
         if (c.distance > gap + tol) add(kBeyond, c.distance - gap - tol, "d " + std::to_string(c.distance));
         double off0 = std::fabs(da(to_v(c.point0))), off1 = surface_off(p, to_v(c.point1));
         if (off0 > tol) add(kOff, off0 - tol, "point on A off by " + std::to_string(off0));
