@@ -106,6 +106,7 @@ cc_status cc_cuda_narrowphase_analytic(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_narrowphase_convex(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_toi_link(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_toi(const cc_pass_view* v, cudaStream_t s);
+cc_status cc_cuda_toi_convex(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_finalize(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_midphase(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_clear_slots(const cc_pass_view* v, cudaStream_t s);

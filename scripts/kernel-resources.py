@@ -40,7 +40,7 @@ COMPILE_SECONDS = 90.0
 # 3 features against SDFs: a search along each edge).
 HEAVY_KERNELS = [
     r"^cc_narrowphase_convex_kernel$",
-    r"^cc_toi_kernel$",
+    r"^cc_toi_(analytic|convex)_kernel$",
     r"^cc_mesh_(items|emit)_kernel<1>$",
     r"^cc_mesh_(items|emit)_kernel<2>$",
     r"^cc_mesh_(items|emit)_kernel<3>$",

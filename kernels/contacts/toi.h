@@ -146,11 +146,18 @@ CC_HD_CALL void cc_toi_manifold_generic(int route, const cc_geom* a, const cc_ge
     cc_collide_generic(route, a, b, threshold, mf);
 }
 
-CC_HD void cc_toi_manifold(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* mf)
+/* `routes` is the class of routes the pass takes (CC_ROUTE_CLASS_ANY for
+ * both): a constant in each GPU unit, so that the other class's routines
+ * are not compiled into it. */
+CC_HD void cc_toi_manifold(int route, const cc_geom* a, const cc_geom* b, float threshold, cc_manifold* mf,
+                           int routes)
 {
+    int cls = cc_route_class(route);
     mf->count = 0;
-    if (cc_route_class(route) == CC_ROUTE_CLASS_ANALYTIC) cc_toi_manifold_analytic(route, a, b, threshold, mf);
-    else if (cc_route_class(route) == CC_ROUTE_CLASS_CONVEX) cc_toi_manifold_generic(route, a, b, threshold, mf);
+    if (cls == CC_ROUTE_CLASS_ANALYTIC && routes != CC_ROUTE_CLASS_CONVEX)
+        cc_toi_manifold_analytic(route, a, b, threshold, mf);
+    else if (cls == CC_ROUTE_CLASS_CONVEX && routes != CC_ROUTE_CLASS_ANALYTIC)
+        cc_toi_manifold_generic(route, a, b, threshold, mf);
 }
 
 /* What the search found of a pair. */
@@ -160,15 +167,18 @@ CC_HD void cc_toi_manifold(int route, const cc_geom* a, const cc_geom* b, float 
 
 /* The search of grouped pair i: its two shapes (lower type first), their
  * sides, and the advancement (CC_TOI_*). A swept pair is the stage's alone:
- * the narrow phase wrote nothing for it (cc_pair_swept). */
-CC_HD_CALL int cc_toi_search(int i, const cc_pass_view* v, cc_swept_shape* A, cc_swept_shape* B, cc_contact_side* a,
-                             cc_contact_side* b, cc_advance* adv)
+ * the narrow phase wrote nothing for it (cc_pair_swept). Pairs whose route
+ * is not of class `routes` are another pass's (CC_TOI_NONE). */
+CC_HD_CALL int cc_toi_search(int i, const cc_pass_view* v, int routes, cc_swept_shape* A, cc_swept_shape* B,
+                             cc_contact_side* a, cc_contact_side* b, cc_advance* adv)
 {
     const cc_speculation_view* s = v->spec_published;
     cc_pair p = v->grouped_pairs[i];
     if (!cc_pair_swept(s, p.a, p.b)) return CC_TOI_NONE;
     int ta = v->model.shape_geom[p.a].type, tb = v->model.shape_geom[p.b].type;
     if (!cc_type_is_convex(ta) || !cc_type_is_convex(tb) || (ta == CC_SHAPE_PLANE && tb == CC_SHAPE_PLANE))
+        return CC_TOI_NONE;
+    if (routes != CC_ROUTE_CLASS_ANY && cc_route_class(ta < tb ? cc_route_of(ta, tb) : cc_route_of(tb, ta)) != routes)
         return CC_TOI_NONE;
     int swap = ta > tb; /* lower type first, as the narrow phase */
     *A = cc_swept_shape_of(v, s, swap ? p.b : p.a);
@@ -215,14 +225,14 @@ CC_HD_CALL void cc_toi_write_near(const cc_pass_view* v, cc_manifold* mf, const 
  * kept and arrested), two shapes of one type taken in the narrow phase's
  * fixed order. */
 CC_HD_CALL void cc_toi_near(const cc_pass_view* v, const cc_swept_shape* A, const cc_swept_shape* B,
-                            const cc_contact_side* a, const cc_contact_side* b)
+                            const cc_contact_side* a, const cc_contact_side* b, int routes)
 {
     float reach = cc_pair_reach(v->spec_published, A->shape, B->shape, 0);
     float threshold = (a->gap + b->gap) + (a->thickness + b->thickness) + reach;
     int mirror = A->type == B->type && A->type != CC_SHAPE_SPHERE && cc_geom_precedes(&B->geom, &A->geom);
     cc_manifold mf;
     cc_toi_manifold(cc_route_of(A->type, B->type), mirror ? &B->geom : &A->geom, mirror ? &A->geom : &B->geom,
-                    threshold, &mf);
+                    threshold, &mf, routes);
     cc_toi_write_near(v, &mf, a, b, mirror);
 }
 
@@ -237,7 +247,7 @@ typedef struct cc_toi_impact {
  * shape's smallest half extent of the nearest (the pair's routine, or the
  * witnesses where it finds none); zero when there is none. */
 CC_HD_CALL int cc_toi_impact_of(const cc_pass_view* v, const cc_swept_shape* A, const cc_swept_shape* B,
-                                const cc_contact_side* a, const cc_contact_side* b, const cc_advance* adv,
+                                const cc_contact_side* a, const cc_contact_side* b, const cc_advance* adv, int routes,
                                 cc_toi_impact* w)
 {
     const cc_speculation_view* s = v->spec_published;
@@ -247,7 +257,7 @@ CC_HD_CALL int cc_toi_impact_of(const cc_pass_view* v, const cc_swept_shape* A, 
     gb.xf = w->xb = cc_swept_pose(&B->motion, B->geom.xf, adv->tau);
     float slack = 0.5f * cc_minf(s->shape_thin[A->shape], s->shape_thin[B->shape]);
     cc_manifold* mf = &w->mf;
-    cc_toi_manifold(cc_route_of(A->type, B->type), &ga, &gb, thick + adv->d + slack, mf);
+    cc_toi_manifold(cc_route_of(A->type, B->type), &ga, &gb, thick + adv->d + slack, mf, routes);
     if (A->type == CC_SHAPE_PLANE) return mf->count > 0; /* none: past a finite plane's edge */
     if (mf->count > 0 && cc_v3_dot(mf->normal, adv->n) > 0.0f) return 1;
     cc_sweep_gap at = cc_sweep_separation(A->type, &ga, B->type, &gb, adv->n);
@@ -279,18 +289,21 @@ CC_HD_CALL int cc_toi_hidden(const cc_pass_view* v, const cc_swept_shape* A, con
                                     B->shape, sa, sb, trim);
 }
 
-/* Grouped pair i in the TOI mode. Each part is out of line and the parts
- * share their results through memory, so that on the GPU no part's
+/* Grouped pair i in the TOI mode, when its route is of class `routes`
+ * (CC_ROUTE_CLASS_ANALYTIC, _CONVEX, or _ANY for both: the GPU runs a
+ * kernel for each class, so that the analytic routines and the convex
+ * query compile in units of their own). Each part is out of line and the
+ * parts share their results through memory, so that on the GPU no part's
  * registers add to another's. */
-CC_HD void cc_toi_thread(int i, const cc_pass_view* v)
+CC_HD void cc_toi_thread(int i, const cc_pass_view* v, int routes)
 {
     cc_swept_shape A, B;
     cc_contact_side a, b;
     cc_advance adv;
     cc_toi_impact w;
-    int found = cc_toi_search(i, v, &A, &B, &a, &b, &adv);
-    if (found == CC_TOI_NEAR) cc_toi_near(v, &A, &B, &a, &b);
-    if (found != CC_TOI_HIT || !cc_toi_impact_of(v, &A, &B, &a, &b, &adv, &w)) return;
+    int found = cc_toi_search(i, v, routes, &A, &B, &a, &b, &adv);
+    if (found == CC_TOI_NEAR) cc_toi_near(v, &A, &B, &a, &b, routes);
+    if (found != CC_TOI_HIT || !cc_toi_impact_of(v, &A, &B, &a, &b, &adv, routes, &w)) return;
     cc_pass_counters* c = v->counters;
     if (cc_toi_hidden(v, &A, &B, &a, &b, &w)) {
         cc_atomic_add_i32(&c->toi_occluded, 1);

@@ -15,6 +15,6 @@ void cc_cpu_toi(const cc_pass_view* v)
     int pairs = cc_min_i32(v->counters->pair_count, v->pairs.capacity);
     int threads = cc_cpu_parallel_begin(pairs);
     CC_CPU_PARALLEL_FOR(threads)
-    for (int i = 0; i < pairs; ++i) cc_toi_thread(i, v);
+    for (int i = 0; i < pairs; ++i) cc_toi_thread(i, v, CC_ROUTE_CLASS_ANY);
     cc_cpu_parallel_end(threads);
 }
