@@ -1736,8 +1736,13 @@ CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec
  * at a corner or a rim, a face beside the supporting features can hold a
  * shallower one (a cone's rim dipping into a hull beside the face it
  * rests on, the ray from the centres leaving through the neighbouring
- * face). Each face that meets where either shape supports n is tried and
- * climbed from when it separates more; moves n (returns 1) when one wins. */
+ * face). Each face that meets where either shape supports n is tried, and
+ * so is its bisector with n: a point d under n's face and m inside its
+ * edge with that face separates by -(d + m) / sqrt(2) along the bisector,
+ * more than n's -d exactly when m < 0.41 d, where n is no optimum but a
+ * point of zero slope (a cone's apex on the edge: the optimum is beyond
+ * the bisector, where the edge meets the cone's side). The best that
+ * separates more is climbed from; moves n (returns 1) when it wins. */
 CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n,
                                         float* sep, int* evals, cc_feature* fa, cc_feature* fb)
 {
@@ -1749,14 +1754,16 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
         cc_vec3 best_n = *n;
         float best = *sep + 0.1f * tol;
         CC_NO_UNROLL
-        for (int i = 0; i < count; ++i) {
-            float sc = cc_convex_separation_along(a, b, cand[i]);
+        for (int i = 0; i < 2 * count; ++i) {
+            cc_vec3 c = i < count ? cand[i] : cc_v3_normalize(cc_v3_add(*n, cand[i - count]));
+            if (!(cc_v3_length_sq(c) > 0.5f)) continue;
+            float sc = cc_convex_separation_along(a, b, c);
             if (sc > best) {
                 best = sc;
-                best_n = cand[i];
+                best_n = c;
             }
         }
-        *evals += count;
+        *evals += 2 * count;
         if (best_n.x == n->x && best_n.y == n->y && best_n.z == n->z) continue;
         cc_feature ga, gb;
         cc_convex_climb(a, b, scale, tol, &best_n, &best, evals, &ga, &gb);

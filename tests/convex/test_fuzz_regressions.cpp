@@ -1291,3 +1291,63 @@ TEST(FuzzRegressions, LongCapsulesSunkIntoSmallBoxesKeepASeparatingNormal)
         expect_clean(q);
     }
 }
+
+// A cone's apex a little under a box's face and next to one of its edges
+// (m inside the edge, d under the face, m < 0.41 d): the face's normal
+// separates by -d, the edge's bisector by -(d + m) / sqrt(2), and the
+// optimum lies beyond the bisector, where the edge meets the cone's side.
+// With the apex on the edge's line, sep has zero slope at the face's normal
+// and the climb stopped there, twice as deep as the pair overlaps (fuzzing
+// found the apex 2e-6 m inside the edge). The near faces' bisectors with
+// the answer are now starts too. The fuzz finding, then the class: before,
+// 32 of its 300 pairs came out too deep; now a few (where the apex also
+// lies near a corner) still do, by at most half a percent of the box, and
+// nothing else is found.
+TEST(FuzzRegressions, ConeApexesUnderABoxFaceBesideAnEdgeMeetTheEdge)
+{
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: box size (0.183154091 0.384512365 0.657731771) margin 0 gap 0 at (4.57299423 4.28526926 "
+        "6.55308294) q (-0.402084202 0.188964844 -0.570191026 0.69101578); B: cone size (0.915457606 1.55270159 0) "
+        "margin 0 gap 0.0200798642 at (5.29127455 2.82432413 7.08307838) q (-0.350710094 0.72749263 0.538767517 "
+        "0.239763439)",
+        &p));
+    expect_clean(p);
+    Random r(20261207);
+    int deep_pairs = 0;
+    double worst_deep = 0.0;
+    for (int i = 0; i < 300; ++i) {
+        Pair q;
+        double box = r.log_uniform(1e-3, 1.0);
+        q.a.type = CC_SHAPE_BOX;
+        V h = {box * r.uniform(0.3, 1), box * r.uniform(0.3, 1), box * r.uniform(0.3, 1)};
+        q.a.size = {(float)h.x, (float)h.y, (float)h.z};
+        q.a.pose = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+        q.b.type = CC_SHAPE_CONE;
+        double radius = box * r.log_uniform(0.5, 5), half = box * r.log_uniform(0.5, 5);
+        q.b.size = {(float)radius, (float)half, 0.0f};
+        // The apex d under the +x face and m inside its edge with +y; the
+        // axis (base to apex) into the box, leaning over either side.
+        double d = box * r.log_uniform(1e-4, 1e-2), m = d * r.uniform(0.0, 0.4);
+        V apex = {h.x - d, h.y - m, h.z * r.uniform(-0.8, 0.8)};
+        V axis = convref::unit(V{-1.0, r.uniform(-0.7, 0.7), r.uniform(-0.7, 0.7)});
+        double qn = std::sqrt(axis.x * axis.x + axis.y * axis.y + (1 + axis.z) * (1 + axis.z));
+        q.b.pose.q = {(float)(-axis.y / qn), (float)(axis.x / qn), 0.0f, (float)((1 + axis.z) / qn)};
+        V c = apex - axis * half;
+        q.b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        q.pose_class = kTouching;
+        bool deep = false;
+        for (int swap = 0; swap < 2; ++swap)
+            for (const Finding& f : score(q, contacts(q, swap == 1))) {
+                if (f.check == kDeep) {
+                    deep = true;
+                    worst_deep = std::max(worst_deep, f.excess);
+                    continue;
+                }
+                ADD_FAILURE() << check_name(f.check) << ": " << f.detail << " -- " << describe(q);
+            }
+        deep_pairs += deep;
+    }
+    EXPECT_LE(deep_pairs, 6);
+    EXPECT_LE(worst_deep, 0.005);
+}
