@@ -61,6 +61,15 @@
 /* Linear tolerance as a fraction of the pair's size (sum of half extents plus
  * centre offset): float rounding of the SAT separations is ~1e-7 of it. */
 #define CC_BB_LINEAR_TOL 2.0e-6f
+/* The rounding of a distance computed in one box's frame alone (about four
+ * float ulps of the pair's size). Separated boxes settle which route
+ * realises their distance with it: a gap can be far smaller than the
+ * linear tolerance, and a route that is only within that tolerance would
+ * report the gap a few micrometres too wide on a metre-sized pair. */
+#define CC_BB_ROUNDING_TOL 5.0e-7f
+/* How much deeper than an edge axis the face axis may be and still be
+ * preferred, as a fraction of the smaller box's size (plus the rounding). */
+#define CC_BB_FACE_PREFERENCE 5.0e-5f
 /* Vertices of the incident quad after clipping by four side planes: each
  * plane adds at most one vertex to a convex polygon, 4 + 4. */
 #define CC_BB_CLIP_MAX 8
@@ -79,6 +88,7 @@ typedef struct cc_bb_pair {
     float ta[3];      /* p_B - p_A in A's frame [m] */
     float tb[3];      /* p_B - p_A in B's frame [m] */
     float tol;        /* linear tolerance [m] */
+    float rounding;   /* rounding of one box's frame coordinates [m] */
     float small;      /* the smaller box's sum of half extents [m] */
 } cc_bb_pair;
 
@@ -137,6 +147,7 @@ CC_HD void cc_bb_pair_init(const cc_geom* a, const cc_geom* b, cc_bb_pair* bp)
     }
     bp->small = cc_bb_minf(bp->ha[0] + bp->ha[1] + bp->ha[2], bp->hb[0] + bp->hb[1] + bp->hb[2]);
     bp->tol = CC_BB_LINEAR_TOL * scale;
+    bp->rounding = CC_BB_ROUNDING_TOL * scale;
 }
 
 /* One Sutherland-Hodgman pass: keeps the part of polygon `in` (n vertices,
@@ -530,7 +541,12 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
     }
     if (edge >= 0 && se > threshold) return;
 
-    int use_edge = edge >= 0 && se > sf + bp.tol;
+    /* The face wins ties, but only ties within the rounding plus a small
+     * fraction of the smaller box: the linear tolerance grows with a large
+     * box's size and would let a small box report a face depth well below
+     * the edge axis' least penetration. */
+    float prefer_face = cc_bb_minf(bp.tol, bp.rounding + CC_BB_FACE_PREFERENCE * bp.small);
+    int use_edge = edge >= 0 && se > sf + prefer_face;
     float smax = edge >= 0 ? cc_bb_maxf(sf, se) : sf;
 
     /* The face manifold is exact when its deepest clipped point reaches the
@@ -539,7 +555,10 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
     cc_bb_clip clip;
     cc_bb_face_clip(&bp, face, &clip);
     float dface = clip.n > 0 ? clip.dmin : 3.0e38f;
-    if (!use_edge && dface <= sf + bp.tol) {
+    /* Separated boxes: sf <= distance <= dface, so the face manifold is
+     * exact only to the rounding; otherwise the vertex route below decides. */
+    float face_slack = sf > 0.0f ? bp.rounding : bp.tol;
+    if (!use_edge && dface <= sf + face_slack) {
         cc_bb_face_commit(&bp, &clip, threshold, m);
         return;
     }
@@ -592,7 +611,7 @@ CC_HD void cc_collide_box_box(const cc_geom* a, const cc_geom* b, float threshol
         cc_vec3 va, vb, nv;
         float dv = cc_bb_closest_vertex(&bp, &va, &vb, &nv);
         if (dv > CC_EPSILON_LENGTH &&
-            (dv < dface - bp.tol || dface - sf > 0.5f * CC_BB_FACE_LIKE_DEPTH * bp.small)) {
+            (dv < dface - bp.rounding || dface - sf > 0.5f * CC_BB_FACE_LIKE_DEPTH * bp.small)) {
             m->normal = nv;
             cc_manifold_add(m, cc_v3_scale(cc_v3_add(va, vb), 0.5f), dv, threshold);
             return;

@@ -23,8 +23,10 @@
 // corner), long capsules along a box face (its normal, untilted), small
 // capsules deep inside long ellipsoids (Newton's method past the climb's
 // stall), round shapes beside the middle of a long edge (the secant
-// along its ridge) and side lines lying flat on a round surface (the end
-// that dips).
+// along its ridge), side lines lying flat on a round surface (the end
+// that dips), cone apexes under a box face beside its edge, and small
+// boxes at a large box's rim (the route that realises the distance, not
+// a face within the large pair's tolerance).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -1350,4 +1352,54 @@ TEST(FuzzRegressions, ConeApexesUnderABoxFaceBesideAnEdgeMeetTheEdge)
     }
     EXPECT_LE(deep_pairs, 6);
     EXPECT_LE(worst_deep, 0.005);
+}
+
+TEST(FuzzRegressions, SmallBoxesAtALargeBoxsRimTakeTheirExactDistance)
+{
+    // A 2 mm box 22 um from a metre-sized box beside its face's rim: the
+    // face manifold (26 um along the face normal) was accepted within the
+    // pair's linear tolerance (6 um, grown with the large box), although
+    // the nearest corner lies 21.7 um from the rim. And a 1 m box sunk
+    // 0.7 mm into a 170 m one across an edge: the face axis, 0.34 mm
+    // deeper, was preferred within that tolerance.
+    const char* found[2] = {
+        "[touching] A: box size (0.00201575877 0.00352987018 0.00315209804) margin 2.17272627e-05 gap 0.000238811394 "
+        "at (-0.00251172995 -0.00541040208 0.00798930973) q (0.717327714 0.259222776 -0.197390139 0.615858436); B: "
+        "box size (0.364273161 0.725491047 0.675266683) margin 0 gap 0 at (0.50453037 -0.105714731 -0.620555818) q "
+        "(0.0422037095 -0.515365303 -0.517147303 -0.682038248)",
+        "[touching] A: box size (0.0509155206 1.00279725 0.504580557) margin 0 gap 0 at (-1.47932327 0.827547908 "
+        "-1.8965708) q (0.573021293 -0.573026896 -0.153360412 -0.565479755); B: box size (85.4677887 26.7835255 "
+        "5.08827925) margin 0 gap 0 at (12.1690359 -5.25341988 35.3326874) q (-0.0543041751 0.740170658 "
+        "0.625648856 0.240337119)"};
+    for (const char* text : found) {
+        Pair p;
+        ASSERT_TRUE(parse_pair(text, &p));
+        expect_clean(p);
+    }
+    // The class: boxes 10^2 to 10^3 times smaller than the other, a little
+    // apart from or into it at random poses near its rim (an edge or a
+    // corner of the large box within reach).
+    Random r(20261208);
+    for (int i = 0; i < 400; ++i) {
+        Pair q;
+        double big = r.log_uniform(0.1, 100.0);
+        q.a.type = q.b.type = CC_SHAPE_BOX;
+        q.a.size = {(float)(big * r.uniform(0.3, 1)), (float)(big * r.uniform(0.3, 1)), (float)(big * r.uniform(0.3, 1))};
+        q.a.pose = {{(float)r.uniform(-big, big), (float)r.uniform(-big, big), (float)r.uniform(-big, big)}, r.rotation()};
+        double small = big * r.log_uniform(1e-3, 1e-2);
+        q.b.size = {(float)(small * r.uniform(0.3, 1)), (float)(small * r.uniform(0.3, 1)),
+                    (float)(small * r.uniform(0.3, 1))};
+        q.b.pose.q = r.rotation();
+        // Start beyond a corner of the large box, off its diagonal by up to
+        // the small box's size on each axis, so that faces, edges and the
+        // corner all compete for the nearest feature.
+        V corner = {q.a.size.x * (r.chance(0.5) ? 1.0 : -1.0), q.a.size.y * (r.chance(0.5) ? 1.0 : -1.0),
+                    q.a.size.z * (r.chance(0.5) ? 1.0 : -1.0)};
+        V local = corner + V{r.uniform(-3, 1), r.uniform(-3, 1), r.uniform(-3, 1)} * small;
+        V c = convref::to_world(pose_of(q.a), local);
+        q.b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        q.pose_class = kTouching;
+        place_touching(&q, small * r.uniform(-0.02, 0.02));
+        expect_clean(q);
+    }
 }
