@@ -1812,6 +1812,33 @@ CC_HD_CALL void cc_convex_certify_apart(const cc_convex* a, const cc_convex* b, 
     cc_convex_settle(a, b, scale, tol, n, sep, r);
 }
 
+/* The witness of an answer apart, made to stand across the distance
+ * along the normal where the supporting features allow it better than
+ * the support sets did: those are cut at the slab, the features more
+ * loosely, so a long edge or side line that the normal meets a little off
+ * square (the normal of a curved rim converges slowly) has only its end
+ * in its support set, which may lie far along it from the point opposite
+ * the other shape's. The features' closest points replace the witness
+ * when they miss n * sep by less. */
+CC_HD void cc_convex_oppose_witness(cc_vec3 n, float sep, float tol, cc_convex_result* r)
+{
+    const cc_feature* fa = &r->feature_a;
+    const cc_feature* fb = &r->feature_b;
+    if (fa->count > 2 || fb->count > 2 || fa->count + fb->count < 3) return;
+    cc_vec3 miss = cc_v3_madd(cc_v3_sub(r->point_b, r->point_a), n, -sep);
+    float miss2 = cc_v3_length_sq(miss);
+    if (!(miss2 > tol * tol)) return;
+    float s, t;
+    cc_vec3 da = fa->count == 2 ? cc_v3_sub(fa->p[1], fa->p[0]) : cc_v3(0.0f, 0.0f, 0.0f);
+    cc_vec3 db = fb->count == 2 ? cc_v3_sub(fb->p[1], fb->p[0]) : cc_v3(0.0f, 0.0f, 0.0f);
+    cc_segment_segment_closest(fa->p[0], da, fb->p[0], db, &s, &t);
+    cc_vec3 qa = cc_v3_madd(fa->p[0], da, s), qb = cc_v3_madd(fb->p[0], db, t);
+    if (cc_v3_length_sq(cc_v3_madd(cc_v3_sub(qb, qa), n, -sep)) < miss2) {
+        r->point_a = qa;
+        r->point_b = qb;
+    }
+}
+
 /* Whether a climb's answer is the optimum EPA's bound certifies: its
  * separation at least `enough` (the bound less its slack), and the climb
  * settled there: polished, or the closest points of the features
@@ -1952,6 +1979,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         cc_convex_settle(a, b, scale, tol, &n, &sep, r);
         cc_convex_certify_apart(a, b, scale, tol, limit, skin, g.distance - gjk_tolerance, &n, &sep, r);
         if (sep > limit) return 0;
+        cc_convex_oppose_witness(n, sep, tol, r);
         r->distance = sep;
         r->normal = n;
         r->path = CC_CONVEX_PATH_GJK;

@@ -26,7 +26,8 @@
 // along its ridge), side lines lying flat on a round surface (the end
 // that dips), cone apexes under a box face beside its edge, and small
 // boxes at a large box's rim (the route that realises the distance, not
-// a face within the large pair's tolerance).
+// a face within the large pair's tolerance), and round rims apart from a
+// long box edge (the edge's point opposite the rim's, not its end).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -1402,4 +1403,60 @@ TEST(FuzzRegressions, SmallBoxesAtALargeBoxsRimTakeTheirExactDistance)
         place_touching(&q, small * r.uniform(-0.02, 0.02));
         expect_clean(q);
     }
+}
+
+TEST(FuzzRegressions, RoundRimsApartFromALongEdgeFaceItsNearestPoint)
+{
+    // A cone's rim 0.61 m from the middle of a 26 m box edge: the normal
+    // converges slowly against a curved rim and came out 2 mrad off
+    // square to the edge, so the edge's support set along it was its end
+    // vertex, 0.58 m along the edge from the point opposite the rim's.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: box size (0.883603036 4.48400068 13.0041752) margin 0.00752589945 gap 0.582662106 at "
+        "(9.97036171 22.70158 1.1618247) q (-0.00977410097 -0.44264105 -0.0739766136 -0.893588722); B: cone size "
+        "(7.06848431 6.82197332 0) margin 0.605666518 gap 0 at (9.69051647 13.7092047 -3.84694862) q (0.251344979 "
+        "-0.0161762033 0.912075222 -0.323547155)",
+        &p));
+    expect_clean(p);
+    // The class: cylinders, cones and ellipsoids a little apart from a long
+    // edge of a box, beside its middle, in the edge's wedge.
+    Random r(20261209);
+    const cc_shape_type round[3] = {CC_SHAPE_CYLINDER, CC_SHAPE_CONE, CC_SHAPE_ELLIPSOID};
+    int deep_pairs = 0;
+    double worst_deep = 0.0;
+    for (int i = 0; i < 300; ++i) {
+        Pair q;
+        double size = r.log_uniform(0.01, 10.0);
+        q.a.type = CC_SHAPE_BOX;
+        V h = {size * r.uniform(0.05, 0.5), size * r.uniform(2, 10), size * r.uniform(0.05, 0.5)};
+        q.a.size = {(float)h.x, (float)h.y, (float)h.z};
+        q.a.pose = {{(float)r.uniform(-size, size), (float)r.uniform(-size, size), (float)r.uniform(-size, size)},
+                    r.rotation()};
+        q.b = random_shape(r, round[i % 3], h.y * r.log_uniform(0.1, 1.0));
+        double phi = r.uniform(0.1, 1.47);
+        V out = {std::cos(phi), 0.0, std::sin(phi)};
+        V edge = {h.x, h.y * r.uniform(-0.5, 0.5), h.z};
+        V c = convref::to_world(pose_of(q.a), edge + out * (2.0 * extent(q.b)));
+        q.b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        q.pose_class = kTouching;
+        place_touching(&q, extent(q.b) * r.log_uniform(1e-3, 0.1));
+        bool deep = false;
+        for (int swap = 0; swap < 2; ++swap)
+            for (const Finding& f : score(q, contacts(q, swap == 1))) {
+                if (f.check == kDeep) {
+                    deep = true;
+                    worst_deep = std::max(worst_deep, f.excess);
+                    continue;
+                }
+                ADD_FAILURE() << check_name(f.check) << ": " << f.detail << " -- " << describe(q);
+            }
+        deep_pairs += deep;
+    }
+    // What is left of the class: a small cylinder a millimetre from the
+    // edge, whose climb stops on the face beside it (1 pair of 300, its
+    // distance 4e-5 of its size short; a probe turn that gains there would
+    // overshoot past the long edge's far end).
+    EXPECT_LE(deep_pairs, 2);
+    EXPECT_LE(worst_deep, 1e-4);
 }
