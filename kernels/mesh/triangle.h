@@ -1081,8 +1081,15 @@ CC_HD_CALL int cc_tri_convex_contact(cc_tri_convex* q, cc_manifold* m)
      * beside the foot's triangle, put past an edge, left the contact to the
      * neighbours, which left it back; the face's point of a cone's lowest
      * rim point came out most of the radius to its side. (Every coplanar
-     * triangle finds the same foot, so exactly one holds it.) */
-    if (!along && !(cc_v3_length(tilt) > CC_TRI_FACE_SIN) && low_over &&
+     * triangle finds the same foot, so exactly one holds it.) A tilted
+     * answer apart is no better: with the lowest point over the face, its
+     * height is the distance to the triangle; the query tilts only where
+     * that point lies on the rim to rounding (a hull's corner a micrometre
+     * over a seam of a plane heightfield, its normal tilted by the ratio). */
+    int tilted = cc_v3_length(tilt) > CC_TRI_FACE_SIN;
+    int over_apart = r->distance >= 0.0f && q->low_h >= 0.0f &&
+                     q->low_h <= r->distance + CC_TRI_FRONT_ROUNDING * (q->a.extent + q->size);
+    if (!along && (!tilted || over_apart) && low_over &&
         (cc_convex_max_points(q->type_a, CC_SHAPE_CONVEX_HULL) == 1 || r->feature_a.count == 1)) {
         r->normal = cc_v3_neg(n);
         r->distance = q->low_h;

@@ -536,3 +536,67 @@ TEST(FuzzSurfaces, FlatEllipsoidsBesideAMeshCornerTouchWhereTheyFaceIt)
 }
 
 } // namespace
+
+// Hulls, boxes, cylinders and cones whose lowest point lies on a seam of a
+// plane heightfield (a grid line between two triangles), a little over
+// it: the triangle whose side of the seam rounding put that point beyond
+// answered with the closest points to its edge, a normal tilted by the
+// rounding over the height (14 mrad for a hull's corner 1 micrometre over
+// a heightfield of 4 mm cells). The lowest point over the face, to the
+// rounding, makes its height the distance and the face normal the normal.
+TEST(FuzzSurfaces, CornersJustOverAHeightfieldSeamTouchAlongItsNormal)
+{
+    ccfuzz::SurfacePair found;
+    ASSERT_TRUE(ccfuzz::parse_surface_pair(
+        "[random] A: convex hull size (0.000143546917 5.97726139e-05 6.93458569e-05) margin 0 gap 1.08705315e-07 at "
+        "(-0.000899284554 0.00272950437 -0.00842383597) q (-0.534603179 -0.766107678 -0.0229340587 -0.356023133) (22 "
+        "hull points) points {0.970790386 0.192827821 -0.142770827, -0.0219972357 0.994468391 0.102706991, "
+        "-0.792206049 -0.563982129 0.233096063, -0.0580912717 0.0658121258 0.996139646, -0.0385960601 0.604718924 "
+        "0.795503199, 0.437711716 -0.735868931 0.516628861, -0.356047779 0.810287654 -0.465471655, -0.69451046 "
+        "0.074170351 0.715649366, -0.724542677 0.102066107 0.681630731, -0.758386195 0.605672419 -0.240855485, "
+        "-0.772832215 -0.292796999 0.563027799, 0.587334156 0.511031628 0.627602756, -0.943419039 -0.178101286 "
+        "-0.279714882, -0.54587096 0.814180434 0.197826073, 0.37021178 -0.919314921 0.133428857, 0.913981318 "
+        "-0.231756374 -0.333057255, -0.235316157 -0.952446759 -0.193575412, -0.187779173 -0.359236896 0.914159656, "
+        "-0.996379733 -0.0767157599 0.0366348512, -0.552115321 0.597453058 -0.581565559, 0.378464907 -0.498380601 "
+        "-0.779987872, 0.277093261 0.815981328 0.507339954}; heightfield 9x10 size (0.00425214181 0.00367336022 "
+        "0.00199613953) plane 0.618479133 0 0 gap 6.86041903e-06 at (-0.000501061266 0.000740617863 -0.00736213801) "
+        "q (-0.955988169 0.156998202 0.247308627 0.0166319069)",
+        &found));
+    std::vector<ccfuzz::SurfacePair> pairs = {found};
+    ccfuzz::Random r(20261210);
+    const cc_shape_type types[4] = {CC_SHAPE_CONVEX_HULL, CC_SHAPE_BOX, CC_SHAPE_CYLINDER, CC_SHAPE_CONE};
+    for (int i = 0; i < 2000; ++i) {
+        ccfuzz::SurfacePair p = ccfuzz::random_surface_pair(r, types[i % 4], ccfuzz::kTiltedHeightfield, ccfuzz::kTouching);
+        p.rows = std::max(p.rows, 3);
+        p.cols = std::max(p.cols, 3);
+        // A point on a grid line, in the heightfield's frame, on the plane.
+        double hx = p.hsize.x, hy = p.hsize.y, x, y;
+        if (r.chance(0.5)) {
+            x = -hx + 2.0 * hx * (1 + r.below(p.cols - 2)) / (p.cols - 1);
+            y = hy * r.uniform(-0.8, 0.8);
+        } else {
+            x = hx * r.uniform(-0.8, 0.8);
+            y = -hy + 2.0 * hy * (1 + r.below(p.rows - 2)) / (p.rows - 1);
+        }
+        double z = p.hsize.z * (p.h0 + p.gx * x / hx + p.gy * y / hy);
+        convref::Pose pose = convref::pose_from_quat(p.pose.q.x, p.pose.q.y, p.pose.q.z, p.pose.q.w, ccfuzz::to_v(p.pose.p));
+        ccfuzz::V seam = convref::to_world(pose, convref::v3(x, y, z)), u, p0;
+        ccfuzz::plane_of(p, &u, &p0);
+        // A's lowest core point onto the seam, then up by 30 to 30,000
+        // times the rounding of the pair's coordinates (below that the two
+        // points of a contact coincide in float, and no normal is defined).
+        ccfuzz::V low = convref::support(ccfuzz::core_of(p.a), u * -1.0);
+        double coords = std::max(convref::norm(seam), convref::norm(ccfuzz::to_v(p.pose.p))) + ccfuzz::extent(p.a) +
+                        ccfuzz::surface_extent(p);
+        double height = 8.0 * 1.1920929e-7 * coords * r.log_uniform(30.0, 3e4);
+        ccfuzz::V c = ccfuzz::to_v(p.a.pose.p) + (seam - low) + u * height;
+        p.a.pose.p = {(float)c.x, (float)c.y, (float)c.z};
+        pairs.push_back(p);
+    }
+    std::string error;
+    std::vector<std::vector<cc_contact>> cs = ccfuzz::collide_surface_pairs(pairs, cc_device_cpu(), &error);
+    ASSERT_TRUE(error.empty()) << error;
+    for (size_t i = 0; i < pairs.size(); ++i)
+        for (const ccfuzz::Finding& f : ccfuzz::score_surface(pairs[i], cs[i]))
+            ADD_FAILURE() << ccfuzz::check_name(f.check) << ": " << f.detail << " -- " << ccfuzz::describe_surface(pairs[i]);
+}
