@@ -14,8 +14,8 @@
  * If some axis separates the boxes by more than the threshold there is no
  * contact. Otherwise the best face axis (reference face on its owner) is
  * preferred to the best edge axis unless the edge separates more by over the
- * linear tolerance (exact ties go to the face), and the contacts come from
- * one of:
+ * rounding plus a small fraction of the smaller box (exact ties go to the
+ * face), and the contacts come from one of:
  *   - face: the face of the other box most anti-parallel to the reference
  *     face is the incident face. Its quad is clipped by the reference face's
  *     four side planes (Sutherland-Hodgman, at most 8 vertices), points
@@ -31,8 +31,9 @@
  *     edges) are farther apart than any SAT separation, and neither route
  *     above reaches that distance; they get one contact between the vertex
  *     closest to the other box and its closest point there.
- * The face route is tried first; when it is not exact the edge route, then
- * (separated boxes) the vertex route. Every contact pairs a point on A's
+ * The face route is tried first; when it is not exact (to the rounding for
+ * separated boxes, whose gap can be far below the linear tolerance) the
+ * edge route, then (separated boxes) the vertex route. Every contact pairs a point on A's
  * surface with a point on B's surface; for separated boxes their difference
  * lies along the normal, so no distance is below the true gap, and the
  * smallest one is that gap. For overlapping boxes the deepest contact is
