@@ -26,7 +26,12 @@
 #
 # GPU_CHECK_DRY_RUN=1 runs everything that needs no GPU (configuration, the
 # build, the CPU tests, the logging and packing) and lists the GPU commands
-# without running them; CI runs it so that the script keeps working.
+# without running them; CI runs it so that the script keeps working. CI
+# points it at the build it has just compiled and tested, so that nothing is
+# built or tested twice: GPU_CHECK_BUILD_DIR names that folder,
+# GPU_CHECK_ARCHS and GPU_CHECK_WERROR give its configuration (default: the
+# local GPU's architecture, 90 without one, and warnings not errors), and
+# GPU_CHECK_SKIP_SUITE=1 notes the test suite instead of running it again.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -79,7 +84,8 @@ run() {
 
 # cmake arguments for a build folder of this check.
 configure_args() { # DIR
-  cfg=(-S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DCUCONTACT_CUDA=ON -DCUCONTACT_WERROR=OFF "-DCUCONTACT_CUDA_ARCHS=$arch")
+  cfg=(-S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DCUCONTACT_CUDA=ON "-DCUCONTACT_WERROR=${GPU_CHECK_WERROR:-OFF}"
+    "-DCUCONTACT_CUDA_ARCHS=$arch")
   command -v ninja >/dev/null && [ ! -f "$1/CMakeCache.txt" ] && cfg+=(-G Ninja)
   [ -d .gtest-src ] && cfg+=("-DCUCONTACT_GTEST_SOURCE_DIR=$root/.gtest-src")
   [ -d .gpu-deps ] && cfg+=("-DCMAKE_PREFIX_PATH=$root/.gpu-deps/usr;$root/.gpu-deps")
@@ -91,6 +97,7 @@ jobs=$(nproc)
 # The local GPU's architecture (90 for an H100 or H200); 90 in a dry run.
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' .')
 [ -z "$arch" ] && arch=90
+arch=${GPU_CHECK_ARCHS:-$arch}
 mode=""
 [ "$dry" = "1" ] && mode=", dry run"
 note "gpu-check phase $phase, $(date -u +%FT%TZ), $jobs cores, sm_$arch$mode"
@@ -106,7 +113,11 @@ if [ "$phase" = "1" ]; then
   run build 420 host cmake --build "$build" -j"$jobs"
   run kernel-resources 120 host python3 scripts/kernel-resources.py "$build" --no-instructions
   # The whole suite; the CPU instances run too, which also guards the build.
-  run tests 300 host ctest --test-dir "$build" -j"$jobs" --timeout 120 --output-on-failure
+  if [ "${GPU_CHECK_SKIP_SUITE:-0}" = "1" ]; then
+    note "$(printf '%-34s %-8s %4ss  %s' tests skipped 0 "GPU_CHECK_SKIP_SUITE=1: the caller ran the suite on this build")"
+  else
+    run tests 300 host ctest --test-dir "$build" -j"$jobs" --timeout 120 --output-on-failure
+  fi
   # CPU against GPU on every bench scene and mode.
   run cross-spheres 60 gpu "$bench" --cross-check --device cuda --scene spheres --worlds 4,64 --shapes 64
   run cross-pile 60 gpu "$bench" --cross-check --device cuda --scene pile --worlds 4,32 --shapes 200
