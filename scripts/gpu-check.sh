@@ -31,7 +31,8 @@
 # built or tested twice: GPU_CHECK_BUILD_DIR names that folder,
 # GPU_CHECK_ARCHS and GPU_CHECK_WERROR give its configuration (default: the
 # local GPU's architecture, 90 without one, and warnings not errors), and
-# GPU_CHECK_SKIP_SUITE=1 notes the test suite instead of running it again.
+# GPU_CHECK_SKIP_SUITE=1 notes the kernel budgets and the test suite
+# instead of checking and running them again.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -111,11 +112,12 @@ if [ "$phase" = "1" ]; then
   configure_args "$build"
   run configure 120 host cmake "${cfg[@]}"
   run build 420 host cmake --build "$build" -j"$jobs"
-  run kernel-resources 120 host python3 scripts/kernel-resources.py "$build" --no-instructions
-  # The whole suite; the CPU instances run too, which also guards the build.
+  # The kernels' budgets, and the whole suite (the CPU instances run too,
+  # which also guards the build).
   if [ "${GPU_CHECK_SKIP_SUITE:-0}" = "1" ]; then
-    note "$(printf '%-34s %-8s %4ss  %s' tests skipped 0 "GPU_CHECK_SKIP_SUITE=1: the caller ran the suite on this build")"
+    note "$(printf '%-34s %-8s %4ss  %s' tests skipped 0 "GPU_CHECK_SKIP_SUITE=1: the caller checked and tested this build")"
   else
+    run kernel-resources 120 host python3 scripts/kernel-resources.py "$build" --no-instructions
     run tests 300 host ctest --test-dir "$build" -j"$jobs" --timeout 120 --output-on-failure
   fi
   # CPU against GPU on every bench scene and mode.
@@ -135,8 +137,10 @@ if [ "$phase" = "1" ]; then
   run cross-sdf 90 gpu "$bench" --cross-check --device cuda --scene sdf --worlds 4 --deterministic
   # Without multiply-add contraction both backends evaluate the same float
   # operations: the contacts must agree to the bit.
+  # One architecture is enough here: the last of the list.
   configure_args "$strict_build"
-  run configure-strict 120 host cmake "${cfg[@]}" -DCUCONTACT_STRICT_FP=ON -DCUCONTACT_BUILD_TOOLS=OFF
+  run configure-strict 120 host cmake "${cfg[@]}" -DCUCONTACT_STRICT_FP=ON -DCUCONTACT_BUILD_TOOLS=OFF \
+    "-DCUCONTACT_CUDA_ARCHS=${arch##*;}"
   run build-strict 300 host cmake --build "$strict_build" -j"$jobs" --target cucontact-bench test_step_physics
   for scene in pile convex mesh terrain; do
     run "cross-exact-$scene" 90 gpu "$strict_build/benchmarks/cucontact-bench" --cross-check --exact --device cuda \
