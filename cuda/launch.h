@@ -17,14 +17,16 @@
 /* A kernel's register cap (CUDA 12.4+; older compilers leave the choice to
  * ptxas). For kernels whose call chains ptxas pads far beyond what they
  * need: the cap must cause no spills (scripts/kernel-resources.py). The
- * heavy kernels take 224: at 192 the convex query's call chains spilled a
- * few bytes whenever the query grew, and with 256-thread blocks any count
- * from 129 to 255 runs one block per SM. */
+ * heavy kernels take CC_HEAVY_REGISTERS: with 256-thread blocks any count
+ * from 129 to 255 runs one block per SM, so the cap only bounds growth. It
+ * was 192, then 224; at each the convex query's call chains spilled a few
+ * bytes once the query grew (at 224, its last step for a disk's witness). */
 #if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4))
 #define CC_MAX_REGISTERS(n) __maxnreg__(n)
 #else
 #define CC_MAX_REGISTERS(n)
 #endif
+#define CC_HEAVY_REGISTERS 240
 /* Grids never exceed this many blocks; grid-stride loops cover the rest. */
 #define CC_MAX_GRID_BLOCKS 4096
 

@@ -13,8 +13,9 @@ prints one table, and exits 1 when a budget is exceeded:
       at most 128 registers and 1 KiB of stack;
   heavy kernels (GJK/MPR pairs, time-of-impact sweeps, convex shapes on
       triangles, mesh vertices against surfaces, mesh features against
-      SDFs): at most 224 registers (with 256-thread blocks every
-      count from 129 to 255 gives one block per SM: the bound stops growth);
+      SDFs): at most 240 registers (with 256-thread blocks every
+      count from 129 to 255 gives one block per SM: the bound stops growth;
+      cuda/launch.h's CC_HEAVY_REGISTERS caps them there);
   every kernel and every function it calls: no spills;
   every translation unit: at most 90 s of processor time to compile, every
       architecture of the build included, on one core of this machine. The
@@ -35,7 +36,7 @@ import subprocess
 import sys
 
 LIGHT = {"registers": 128, "stack": 1024}
-HEAVY = {"registers": 224, "stack": None}
+HEAVY = {"registers": 240, "stack": None}
 COMPILE_SECONDS = 90.0
 
 # Kernels allowed the heavy budget: the routes that run the convex query or

@@ -18,7 +18,7 @@ __global__ void cc_toi_link_kernel(const __grid_constant__ cc_pass_view v)
     cc_toi_link_thread((int)i, &v);
 }
 
-__global__ void CC_MAX_REGISTERS(224) cc_toi_analytic_kernel(const __grid_constant__ cc_pass_view v)
+__global__ void CC_MAX_REGISTERS(CC_HEAVY_REGISTERS) cc_toi_analytic_kernel(const __grid_constant__ cc_pass_view v)
 {
     int n = cc_candidate_count(&v);
     CC_GRID_STRIDE_LOOP(i, n)

@@ -4,7 +4,7 @@
 #include "cuda/launch.h"
 #include "kernels/contacts/toi.h"
 
-__global__ void CC_MAX_REGISTERS(224) cc_toi_convex_kernel(const __grid_constant__ cc_pass_view v)
+__global__ void CC_MAX_REGISTERS(CC_HEAVY_REGISTERS) cc_toi_convex_kernel(const __grid_constant__ cc_pass_view v)
 {
     int n = cc_candidate_count(&v);
     CC_GRID_STRIDE_LOOP(i, n)

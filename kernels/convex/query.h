@@ -716,6 +716,15 @@ CC_HD float cc_convex_tolerance(const cc_convex* a, const cc_convex* b)
     return cc_maxf(CC_CONVEX_TOLERANCE * cc_minf(a->extent, b->extent), CC_CONVEX_ROUNDING * coords);
 }
 
+/* The mean of a feature's points: a disk's centre (its inscribed polygon
+ * is regular). */
+CC_HD cc_vec3 cc_feature_centre(const cc_feature* f)
+{
+    cc_vec3 sum = cc_v3(0.0f, 0.0f, 0.0f);
+    for (int i = 0; i < f->count; ++i) sum = cc_v3_add(sum, f->p[i]);
+    return cc_v3_scale(sum, 1.0f / (float)f->count);
+}
+
 /* Whether feature f of c stands for a round cap: a cylinder's cap or a
  * cone's base is the whole disk, not the inscribed polygon that stands for
  * it in clipping. */
@@ -840,9 +849,7 @@ CC_HD_CALL void cc_support_sets_nearest(const cc_feature* sa, const cc_feature* 
 CC_HD void cc_disk_in_plane(const cc_convex* c, const cc_feature* f, const cc_contact_plane* cp, float* u, float* v,
                             float* radius)
 {
-    cc_vec3 centre = cc_v3(0.0f, 0.0f, 0.0f);
-    for (int i = 0; i < f->count; ++i) centre = cc_v3_add(centre, f->p[i]);
-    cc_plane_project(cp, cc_v3_scale(centre, 1.0f / (float)f->count), u, v);
+    cc_plane_project(cp, cc_feature_centre(f), u, v);
     *radius = c->size.x * fabsf(cc_v3_dot(f->normal, cp->n));
 }
 
@@ -1812,30 +1819,92 @@ CC_HD_CALL void cc_convex_certify_apart(const cc_convex* a, const cc_convex* b, 
     cc_convex_settle(a, b, scale, tol, n, sep, r);
 }
 
+/* The point of disk feature f that supports along `out`, on its rim (the
+ * inscribed polygon's corners lie on it), when the disk tilts off `out`;
+ * square to it, the whole disk supports and this returns 0. */
+CC_HD int cc_disk_rim_point(const cc_feature* f, cc_vec3 out, cc_vec3* p)
+{
+    cc_vec3 radial = cc_v3_madd(out, f->normal, -cc_v3_dot(out, f->normal));
+    float tilt = cc_v3_length(radial);
+    if (!(tilt > 1e-6f)) return 0;
+    cc_vec3 centre = cc_feature_centre(f);
+    *p = cc_v3_madd(centre, radial, cc_v3_length(cc_v3_sub(f->p[0], centre)) / tilt);
+    return 1;
+}
+
+/* When feature f of c is a disk tilted off `out`: its rim point p along
+ * `out` and, where the other shape o's feature g (a disk or a polygon)
+ * lies across p along n, p lifted onto g there, q. In 3D, without a
+ * contact plane: this runs at the end of the query, deepest in its
+ * callers' register pressure. */
+CC_HD_CALL int cc_disk_support_over(const cc_convex* c, const cc_feature* f, cc_vec3 out, const cc_convex* o,
+                                    const cc_feature* g, cc_vec3 n, cc_vec3* p, cc_vec3* q)
+{
+    if (!cc_feature_is_disk(c, f) || g->count < 3 || !cc_disk_rim_point(f, out, p)) return 0;
+    float facing = cc_v3_dot(g->normal, n);
+    if (!(fabsf(facing) > 1e-6f)) return 0;
+    *q = cc_v3_madd(*p, n, cc_v3_dot(g->normal, cc_v3_sub(g->p[0], *p)) / facing);
+    if (cc_feature_is_disk(o, g)) {
+        cc_vec3 other = cc_feature_centre(g);
+        return cc_v3_length_sq(cc_v3_sub(*q, other)) <= cc_v3_length_sq(cc_v3_sub(g->p[0], other));
+    }
+    int left = 0, right = 0;
+    for (int e = 0; e < g->count; ++e) {
+        cc_vec3 a = g->p[e], b = g->p[e + 1 == g->count ? 0 : e + 1];
+        float side = cc_v3_dot(cc_v3_cross(cc_v3_sub(b, a), cc_v3_sub(*q, a)), g->normal);
+        left |= side > 0.0f;
+        right |= side < 0.0f;
+    }
+    return !(left && right);
+}
+
 /* The witness of an answer apart, made to stand across the distance
  * along the normal where the supporting features allow it better than
- * the support sets did: those are cut at the slab, the features more
- * loosely, so a long edge or side line that the normal meets a little off
- * square (the normal of a curved rim converges slowly) has only its end
- * in its support set, which may lie far along it from the point opposite
- * the other shape's. The features' closest points replace the witness
- * when they miss n * sep by less. */
-CC_HD void cc_convex_oppose_witness(cc_vec3 n, float sep, float tol, cc_convex_result* r)
+ * the support sets and the features' overlap did. The support sets are
+ * cut at the slab, the features more loosely: a long edge or side line
+ * that the normal meets a little off square (the normal of a curved rim
+ * converges slowly) has only its end in its support set, which may lie
+ * far along it from the point opposite the other shape's; there the two
+ * features' closest points. And a disk's overlap is that of its inscribed
+ * polygon, whose corners fall short of the rim that supports a cap tilted
+ * a little off the normal: there the disk's exact support point over the
+ * other feature, lifted onto it. The closest points replace the witness
+ * when they miss n * sep by less; a rim point only when it realises the
+ * distance. */
+CC_HD_CALL void cc_convex_oppose_witness(const cc_convex* a, const cc_convex* b, cc_vec3 n, float sep, float tol,
+                                         cc_convex_result* r)
 {
     const cc_feature* fa = &r->feature_a;
     const cc_feature* fb = &r->feature_b;
-    if (fa->count > 2 || fb->count > 2 || fa->count + fb->count < 3) return;
     cc_vec3 miss = cc_v3_madd(cc_v3_sub(r->point_b, r->point_a), n, -sep);
     float miss2 = cc_v3_length_sq(miss);
     if (!(miss2 > tol * tol)) return;
-    float s, t;
-    cc_vec3 da = fa->count == 2 ? cc_v3_sub(fa->p[1], fa->p[0]) : cc_v3(0.0f, 0.0f, 0.0f);
-    cc_vec3 db = fb->count == 2 ? cc_v3_sub(fb->p[1], fb->p[0]) : cc_v3(0.0f, 0.0f, 0.0f);
-    cc_segment_segment_closest(fa->p[0], da, fb->p[0], db, &s, &t);
-    cc_vec3 qa = cc_v3_madd(fa->p[0], da, s), qb = cc_v3_madd(fb->p[0], db, t);
-    if (cc_v3_length_sq(cc_v3_madd(cc_v3_sub(qb, qa), n, -sep)) < miss2) {
-        r->point_a = qa;
-        r->point_b = qb;
+    if (fa->count <= 2 && fb->count <= 2) {
+        if (fa->count + fb->count < 3) return;
+        float s, t;
+        cc_vec3 da = fa->count == 2 ? cc_v3_sub(fa->p[1], fa->p[0]) : cc_v3(0.0f, 0.0f, 0.0f);
+        cc_vec3 db = fb->count == 2 ? cc_v3_sub(fb->p[1], fb->p[0]) : cc_v3(0.0f, 0.0f, 0.0f);
+        cc_segment_segment_closest(fa->p[0], da, fb->p[0], db, &s, &t);
+        cc_vec3 qa = cc_v3_madd(fa->p[0], da, s), qb = cc_v3_madd(fb->p[0], db, t);
+        if (cc_v3_length_sq(cc_v3_madd(cc_v3_sub(qb, qa), n, -sep)) < miss2) {
+            r->point_a = qa;
+            r->point_b = qb;
+        }
+        return;
+    }
+    /* A candidate stands only where it realises the distance: its points
+     * across each other along n, sep apart, to the tolerance. */
+    cc_vec3 p, q;
+    if (cc_disk_support_over(a, fa, n, b, fb, n, &p, &q) &&
+        cc_v3_length_sq(cc_v3_madd(cc_v3_sub(q, p), n, -sep)) <= tol * tol) {
+        r->point_a = p;
+        r->point_b = q;
+        return;
+    }
+    if (cc_disk_support_over(b, fb, cc_v3_neg(n), a, fa, n, &p, &q) &&
+        cc_v3_length_sq(cc_v3_madd(cc_v3_sub(p, q), n, -sep)) <= tol * tol) {
+        r->point_a = q;
+        r->point_b = p;
     }
 }
 
@@ -1979,7 +2048,7 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
         cc_convex_settle(a, b, scale, tol, &n, &sep, r);
         cc_convex_certify_apart(a, b, scale, tol, limit, skin, g.distance - gjk_tolerance, &n, &sep, r);
         if (sep > limit) return 0;
-        cc_convex_oppose_witness(n, sep, tol, r);
+        cc_convex_oppose_witness(a, b, n, sep, tol, r);
         r->distance = sep;
         r->normal = n;
         r->path = CC_CONVEX_PATH_GJK;

@@ -78,22 +78,22 @@ void expect_clean(const Pair& p, bool witness = true)
     }
 }
 
-// Every check but the deep one passes, in either order: for classes whose
-// deep findings are bounded rather than absent. Returns whether the deep
-// check failed, and raises *worst to its excess.
-bool clean_but_deep(const Pair& q, double* worst)
+// Every check but one passes, in either order: for classes whose findings
+// of that check are bounded rather than absent. Returns whether that check
+// failed, and raises *worst to its excess.
+bool clean_but(const Pair& q, int check, double* worst)
 {
-    bool deep = false;
+    bool failed = false;
     for (int swap = 0; swap < 2; ++swap)
         for (const Finding& f : score(q, contacts(q, swap == 1))) {
-            if (f.check == kDeep) {
-                deep = true;
+            if (f.check == check) {
+                failed = true;
                 *worst = std::max(*worst, f.excess);
                 continue;
             }
             ADD_FAILURE() << check_name(f.check) << ": " << f.detail << " -- " << describe(q);
         }
-    return deep;
+    return failed;
 }
 
 // B moved along the reference normal until the surfaces are `gap` apart.
@@ -105,6 +105,13 @@ void place_touching(Pair* p, double gap)
         V c = to_v(p->b.pose.p) + ref.normal * (gap - surface);
         p->b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
     }
+}
+
+// The rotation q then p (p * q).
+cc_quat compose(cc_quat p, cc_quat q)
+{
+    return normalized({p.w * q.x + p.x * q.w + p.y * q.z - p.z * q.y, p.w * q.y - p.x * q.z + p.y * q.w + p.z * q.x,
+                       p.w * q.z + p.x * q.y - p.y * q.x + p.z * q.w, p.w * q.w - p.x * q.x - p.y * q.y - p.z * q.z});
 }
 
 float min_distance(const std::vector<cc_contact>& cs)
@@ -1357,7 +1364,7 @@ TEST(FuzzRegressions, ConeApexesUnderABoxFaceBesideAnEdgeMeetTheEdge)
         V c = apex - axis * half;
         q.b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
         q.pose_class = kTouching;
-        deep_pairs += clean_but_deep(q, &worst_deep);
+        deep_pairs += clean_but(q, kDeep, &worst_deep);
     }
     EXPECT_LE(deep_pairs, 6);
     EXPECT_LE(worst_deep, 0.005);
@@ -1449,7 +1456,7 @@ TEST(FuzzRegressions, RoundRimsApartFromALongEdgeFaceItsNearestPoint)
         q.b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
         q.pose_class = kTouching;
         place_touching(&q, extent(q.b) * r.log_uniform(1e-3, 0.1));
-        deep_pairs += clean_but_deep(q, &worst_deep);
+        deep_pairs += clean_but(q, kDeep, &worst_deep);
     }
     // What is left of the class: a small cylinder a millimetre from the
     // edge can have its climb stop on the face beside it, its distance a
@@ -1458,4 +1465,67 @@ TEST(FuzzRegressions, RoundRimsApartFromALongEdgeFaceItsNearestPoint)
     // there would overshoot past the long edge's far end.
     EXPECT_LE(deep_pairs, 2);
     EXPECT_LE(worst_deep, 1e-4);
+}
+
+TEST(FuzzRegressions, CapsNearlyParallelApartTouchAtTheRimPointThatSupports)
+{
+    // A cylinder of radius 4.3 over the cap of one of radius 25, 0.1 apart,
+    // its cap tilted a little: the witness was the deepest corner of the
+    // caps' inscribed polygons' overlap, 0.19 from the other cap, where the
+    // rim point between two corners lies 0.10 from it.
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: cylinder size (4.31259871 1.95250559 0) margin 0.0470957011 gap 0 at (33.991375 -4.53070736 "
+        "-20.0368118) q (-0.30972442 0.386911005 0.694185734 -0.521993101); B: cylinder size (25.0958538 12.2851028 0) "
+        "margin 0.0550920963 gap 1.35010469 at (25.6063042 -16.4744091 2.01311994) q (-0.374471426 0.343320549 "
+        "0.78000927 -0.365359634)",
+        &p));
+    expect_clean(p);
+    // The class: a cylinder or cone standing on its cap (a cone on its
+    // base) over a larger cap or box face near its rim, tilted by 0.1 to 5
+    // degrees (the caps still faces) along the overhang, a little apart,
+    // with margins and a gap, everything turned at random. (Without the
+    // margins and the gap no pair of the class failed before the fix; with
+    // them 16 of 300 did.)
+    Random r(20261211);
+    int witness_pairs = 0;
+    double worst_witness = 0.0;
+    const cc_shape_type under[2] = {CC_SHAPE_CYLINDER, CC_SHAPE_BOX};
+    const cc_shape_type over[2] = {CC_SHAPE_CYLINDER, CC_SHAPE_CONE};
+    for (int i = 0; i < 300; ++i) {
+        Pair q;
+        double big = r.log_uniform(0.01, 100.0);
+        q.b.type = under[i % 2];
+        q.b.size = q.b.type == CC_SHAPE_BOX ? cc_vec3{(float)big, (float)big, (float)(big * r.uniform(0.1, 1))}
+                                            : cc_vec3{(float)big, (float)(big * r.uniform(0.1, 1)), 0.0f};
+        double radius = big * r.log_uniform(0.05, 0.4), half = radius * r.log_uniform(0.2, 3);
+        q.a.type = over[(i / 2) % 2];
+        q.a.size = {(float)radius, (float)half, 0.0f};
+        q.a.margin = (float)(0.01 * radius);
+        q.b.margin = (float)(0.002 * big);
+        q.b.gap = (float)(0.05 * big);
+        // A's centre from its radius inside the rim to half of it past, its
+        // base down (a cylinder's either cap; a cone's base is its -z end),
+        // tilted across the rim: about the azimuth's tangent, +-17 degrees.
+        double at = r.uniform(0.0, 2.0 * M_PI), out = big + r.uniform(-1.0, 0.5) * radius;
+        double tilt = r.uniform(0.1, 5.0) * M_PI / 180.0, yaw = at + (i % 3 ? 0.5 : -0.5) * M_PI + r.uniform(-0.3, 0.3);
+        double sh = std::sin(0.5 * tilt);
+        cc_quat qa = {(float)(std::cos(yaw) * sh), (float)(std::sin(yaw) * sh), 0.0f, (float)std::cos(0.5 * tilt)};
+        double top = q.b.type == CC_SHAPE_BOX ? q.b.size.z : q.b.size.y;
+        V c = {out * std::cos(at), out * std::sin(at), top + half + 0.05 * radius};
+        cc_quat turn = r.rotation();
+        q.a.pose = {{0, 0, 0}, compose(turn, qa)};
+        q.b.pose = {{0, 0, 0}, turn};
+        V w = convref::to_world(pose_of(q.b), c);
+        q.a.pose.p = {(float)w.x, (float)w.y, (float)w.z};
+        q.pose_class = kTouching;
+        place_touching(&q, radius * r.log_uniform(1e-3, 0.1));
+        witness_pairs += clean_but(q, kWitness, &worst_witness);
+    }
+    // What is left: 11 pairs whose witness still misses, by at most 0.034
+    // of the smaller size, where no rim point realises the distance to the
+    // tolerance (the step takes none that does not: a rim point lifted 0.002
+    // short of the distance put a cone's contact off its base).
+    EXPECT_LE(witness_pairs, 11);
+    EXPECT_LE(worst_witness, 0.04);
 }
