@@ -32,6 +32,7 @@
 
 #include <cmath>
 
+#include "kernels/math/quat.h"
 #include "tests/support/fuzz_pairs.h"
 
 using namespace ccfuzz;
@@ -105,13 +106,6 @@ void place_touching(Pair* p, double gap)
         V c = to_v(p->b.pose.p) + ref.normal * (gap - surface);
         p->b.pose.p = {(float)c.x, (float)c.y, (float)c.z};
     }
-}
-
-// The rotation q then p (p * q).
-cc_quat compose(cc_quat p, cc_quat q)
-{
-    return normalized({p.w * q.x + p.x * q.w + p.y * q.z - p.z * q.y, p.w * q.y - p.x * q.z + p.y * q.w + p.z * q.x,
-                       p.w * q.z + p.x * q.y - p.y * q.x + p.z * q.w, p.w * q.w - p.x * q.x - p.y * q.y - p.z * q.z});
 }
 
 float min_distance(const std::vector<cc_contact>& cs)
@@ -1514,7 +1508,7 @@ TEST(FuzzRegressions, CapsNearlyParallelApartTouchAtTheRimPointThatSupports)
         double top = q.b.type == CC_SHAPE_BOX ? q.b.size.z : q.b.size.y;
         V c = {out * std::cos(at), out * std::sin(at), top + half + 0.05 * radius};
         cc_quat turn = r.rotation();
-        q.a.pose = {{0, 0, 0}, compose(turn, qa)};
+        q.a.pose = {{0, 0, 0}, normalized(cc_q_mul(turn, qa))};
         q.b.pose = {{0, 0, 0}, turn};
         V w = convref::to_world(pose_of(q.b), c);
         q.a.pose.p = {(float)w.x, (float)w.y, (float)w.z};
