@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include "cuda/arch_units.h"
 #include "host/backend/backend.h"
 
 /* Kernels take their view (cc_pass_view, cc_step_view) as a
@@ -117,13 +118,19 @@ cc_status cc_cuda_mesh_group(const cc_pass_view* v, cudaStream_t s);
  * vote (with reduction); 1: write the kept contacts. */
 cc_status cc_cuda_mesh_sphere_items(const cc_pass_view* v, int emit, cudaStream_t s);
 cc_status cc_cuda_mesh_convex_items(const cc_pass_view* v, int emit, cudaStream_t s);
-cc_status cc_cuda_mesh_convex_emit(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_vertex_items(const cc_pass_view* v, int emit, cudaStream_t s);
 cc_status cc_cuda_mesh_sdf_items(const cc_pass_view* v, cudaStream_t s);
 cc_status cc_cuda_mesh_sdf_emit(const cc_pass_view* v, cudaStream_t s);
 /* Stable radix sort of n (key, value) pairs with caller-provided scratch. */
 cc_status cc_cuda_sort_u64_pairs(void* temp, size_t temp_bytes, const uint64_t* keys_in, uint64_t* keys_out,
                                  const int* values_in, int* values_out, int n, cudaStream_t s);
+/* The copy of each heavy unit being compiled (cuda/arch_units.h). */
+#ifdef CC_CUDA_ARCH_UNIT
+cc_status CC_ARCH_LAUNCHER(cc_cuda_narrowphase_convex)(const cc_pass_view* v, cudaStream_t s);
+cc_status CC_ARCH_LAUNCHER(cc_cuda_mesh_convex_items)(const cc_pass_view* v, int emit, cudaStream_t s);
+cc_status CC_ARCH_LAUNCHER(cc_cuda_mesh_convex_emit)(const cc_pass_view* v, cudaStream_t s);
+cc_status CC_ARCH_LAUNCHER(cc_cuda_toi_convex)(const cc_pass_view* v, cudaStream_t s);
+#endif
 cc_status cc_cuda_step_stage(cc_step_stage stage, const cc_step_view* v, cudaStream_t s);
 cc_status cc_cuda_schedule_stage(cc_schedule_stage stage, const cc_schedule_view* v, cudaStream_t s);
 

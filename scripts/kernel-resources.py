@@ -25,6 +25,9 @@ prints one table, and exits 1 when a budget is exceeded:
       over the budget there is compiled again on its own (the build's
       command from Ninja, into a scratch file), and that time is its time.
 
+A heavy unit compiled once per architecture (cuda/arch_units.h) has a row
+per copy, each read for its own architecture.
+
 Usage: scripts/kernel-resources.py [BUILD_DIR] [--arch sm_90] [--markdown]
 """
 import argparse
@@ -63,11 +66,23 @@ def demangle(names):
 
 
 def short_name(demangled):
-    """'void cc_x_kernel<1>(cc_pass_view, int)' -> 'cc_x_kernel<1>'."""
+    """'void cc_x_kernel<1>(cc_pass_view, int)' -> 'cc_x_kernel<1>'; a kernel
+    of internal linkage loses its unit's prefix ('_INTERNAL_..._cu_...::')."""
     name = demangled.split("(")[0]
     if name.startswith("void "):
         name = name[5:]
+    name = re.sub(r"^_INTERNAL_\w+::", "", name.strip())
     return re.sub(r"\(\w+\)(\d+)", r"\1", name).strip()
+
+
+def report_arch(path, arch):
+    """The architecture to read a report for: `arch` where the unit has
+    code for it, else the unit's own (a heavy unit's copy for one
+    architecture, cuda/arch_units.h)."""
+    found = set(re.findall(r"for '(sm_\d+)'", open(path).read()))
+    if arch in found or len(found) != 1:
+        return arch
+    return found.pop()
 
 
 def parse_report(path, arch):
@@ -192,7 +207,11 @@ def main():
     for report in reports:
         obj = report[: -len(".resources")]
         unit = re.sub(r".*/cuda/", "cuda/", obj).replace(".o", "")
-        kernels, spills, seconds = parse_report(report, args.arch)
+        arch = report_arch(report, args.arch)
+        copy = re.search(r"cucontact_heavy_arch(\d+)\.dir", obj)
+        if copy and copy.group(1) != "0":
+            unit += f" (sm_{copy.group(1)} copy)"
+        kernels, spills, seconds = parse_report(report, arch)
         if seconds is not None and seconds > COMPILE_SECONDS:
             alone = compile_alone(args.build_dir, obj)
             print(f"kernel-resources: {unit} took {seconds:.0f} s in the build; compiled again alone: "
@@ -203,7 +222,7 @@ def main():
             unit_times.append((unit, seconds))
             if seconds > COMPILE_SECONDS:
                 breaches.append(f"{unit}: compiled in {seconds:.0f} s, over the {COMPILE_SECONDS:.0f} s budget")
-        counts = instruction_counts(tool[0], tool[1], obj, args.arch) if tool[0] and os.path.exists(obj) else {}
+        counts = instruction_counts(tool[0], tool[1], obj, arch) if tool[0] and os.path.exists(obj) else {}
         names = demangle(list(kernels) + [s[1] for s in spills])
         for entry, fn, stores, loads in spills:
             breaches.append(f"{short_name(names[entry])}: {short_name(names[fn])} spills {stores} B / {loads} B")
@@ -234,7 +253,8 @@ def main():
             print("  ".join(x.ljust(w) if i < 3 else x.rjust(w) for i, (x, w) in enumerate(zip(t, widths))))
     longest = max(unit_times, key=lambda u: u[1]) if unit_times else None
     total = sum(t for _, t in unit_times)
-    print(f"\n{len(rows)} kernels for {args.arch} in {len(unit_times)} translation units; "
+    print(f"\n{len(rows)} kernels for {args.arch} (a heavy unit's copy for another architecture: for its own) "
+          f"in {len(unit_times)} translation units; "
           f"compile time {total:.0f} processor s in all, longest {longest[0]} {longest[1]:.0f} s" if longest else "")
     if breaches:
         print("\nOVER BUDGET:")

@@ -13,9 +13,11 @@
 
 /* Capped at the heavy kernels' budget: the convex family's call chain
  * sits a few registers either side of it as the shared routines change
- * (scripts/kernel-resources.py checks that the cap spills nothing). */
+ * (scripts/kernel-resources.py checks that the cap spills nothing).
+ * Internal linkage: the convex family's units compile once per
+ * architecture, and each copy's kernels are its own (cuda/arch_units.h). */
 template <int Family>
-__global__ void CC_MAX_REGISTERS(CC_HEAVY_REGISTERS) cc_mesh_items_kernel(const __grid_constant__ cc_pass_view v, int pass)
+static __global__ void CC_MAX_REGISTERS(CC_HEAVY_REGISTERS) cc_mesh_items_kernel(const __grid_constant__ cc_pass_view v, int pass)
 {
     int n = cc_min_i32(v.counters->mesh_item_count, v.mesh.item_capacity);
     /* The sink is rebuilt from the parameters in each iteration, so that
@@ -26,7 +28,7 @@ __global__ void CC_MAX_REGISTERS(CC_HEAVY_REGISTERS) cc_mesh_items_kernel(const 
 }
 
 template <int Family>
-__global__ void CC_MAX_REGISTERS(CC_HEAVY_REGISTERS) cc_mesh_emit_kernel(const __grid_constant__ cc_pass_view v)
+static __global__ void CC_MAX_REGISTERS(CC_HEAVY_REGISTERS) cc_mesh_emit_kernel(const __grid_constant__ cc_pass_view v)
 {
     int blocks = cc_min_i32(v.counters->mesh_block_count, v.mesh.block_capacity);
     int64_t n = (int64_t)blocks * CC_REDUCE_SLOTS;
