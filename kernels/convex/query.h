@@ -1692,14 +1692,31 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
     return evals;
 }
 
+/* The side normal of cylinder or cone x at the azimuth of local vector d
+ * (its frame), outward; 0 where d runs along the axis. */
+CC_HD int cc_round_side_normal(const cc_convex* x, cc_vec3 d, cc_vec3* local)
+{
+    float rxy = sqrtf(d.x * d.x + d.y * d.y);
+    if (!(rxy > 0.0f)) return 0;
+    float axial = 0.0f, radial = 1.0f;
+    if (x->type == CC_SHAPE_CONE) {
+        float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
+        axial = x->size.x / len;
+        radial = 2.0f * x->size.y / len;
+    }
+    *local = cc_v3(radial * d.x / rxy, radial * d.y / rxy, axial);
+    return 1;
+}
+
 /* The faces that meet where shape x (k: 0 for A, 1 for B) supports n, as
  * contact normals A -> B: a box's three faces at its support corner, a
  * hull's faces around its support vertex (the first 16), a cylinder's or
- * cone's flat end on that side and its side normal at the support
- * azimuth. */
+ * cone's flat end on that side and its side normal at the support azimuth
+ * (*side its index; -1 when there is none). */
 #define CC_CONVEX_NEAR_FACES 16
-CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec3* out)
+CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec3* out, int* side)
 {
+    *side = -1;
     cc_vec3 d = cc_frame_vector_in(&x->f, k == 0 ? n : cc_v3_neg(n));
     cc_vec3 local[CC_CONVEX_NEAR_FACES];
     int count = 0;
@@ -1719,17 +1736,8 @@ CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec
             local[count++] = cc_v3_normalize(cc_v3_mul(hr->faces[face].normal, inv));
         }
     } else if (x->type == CC_SHAPE_CYLINDER || x->type == CC_SHAPE_CONE) {
-        float rxy = sqrtf(d.x * d.x + d.y * d.y);
         if (x->type == CC_SHAPE_CYLINDER || d.z < 0.0f) local[count++] = cc_v3(0.0f, 0.0f, cc_sign_or_plus(d.z));
-        if (rxy > 0.0f) {
-            float axial = 0.0f, radial = 1.0f;
-            if (x->type == CC_SHAPE_CONE) {
-                float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
-                axial = x->size.x / len;
-                radial = 2.0f * x->size.y / len;
-            }
-            local[count++] = cc_v3(radial * d.x / rxy, radial * d.y / rxy, axial);
-        }
+        if (cc_round_side_normal(x, d, &local[count])) *side = count++;
     }
     CC_NO_UNROLL
     for (int i = 0; i < count; ++i) {
@@ -1749,15 +1757,30 @@ CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec
  * more than n's -d exactly when m < 0.41 d, where n is no optimum but a
  * point of zero slope (a cone's apex on the edge: the optimum is beyond
  * the bisector, where the edge meets the cone's side). The best that
- * separates more is climbed from; moves n (returns 1) when it wins. */
-CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, float scale, float tol, cc_vec3* n,
-                                        float* sep, int* evals, cc_feature* fa, cc_feature* fb)
+ * separates more is climbed from; moves n (returns 1) when it wins.
+ * A round side's normal is tried at n's azimuth, which need not be its
+ * optimum's. Where a cone's apex meets the other shape's point or line (a
+ * rim, a side line, an edge, a corner), the two sides can touch a little
+ * way round, which is the shallower way out; on large shapes sep falls
+ * off so steeply that the side normal at n's azimuth separates by a large
+ * fraction of the size less. There each round side that supports n at a
+ * point is climbed from, at n's azimuth and at that of the other's
+ * supporting point, whatever they separate; when `climb_sides`: an
+ * overlap shallow enough that the query tried no alternative starts
+ * (deeper, the ring of side normals is among them). An apex against a
+ * face leaves through the face, and against an ellipsoid's smooth surface
+ * along its normal: neither is climbed (each would cost two climbs where
+ * a cone's apex rests on them). */
+CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, float scale, float tol,
+                                        int climb_sides, cc_vec3* n, float* sep, int* evals, cc_feature* fa,
+                                        cc_feature* fb)
 {
     int moved = 0;
     CC_NO_UNROLL
     for (int k = 0; k < 2; ++k) {
         cc_vec3 cand[CC_CONVEX_NEAR_FACES];
-        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, cand);
+        int side;
+        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, cand, &side);
         cc_vec3 best_n = *n;
         float best = *sep + 0.1f * tol;
         CC_NO_UNROLL
@@ -1771,7 +1794,47 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
             }
         }
         *evals += 2 * count;
-        if (best_n.x == n->x && best_n.y == n->y && best_n.z == n->z) continue;
+        if (best_n.x == n->x && best_n.y == n->y && best_n.z == n->z) {
+            if (side < 0 || !climb_sides) continue;
+            cc_feature pa, pb;
+            cc_convex_feature(a, *n, &pa);
+            cc_convex_feature(b, cc_v3_neg(*n), &pb);
+            /* A cone's apex on either side, against a point or a line
+             * of the other (not a face, not an ellipsoid's smooth point). */
+            int apex_a = a->type == CC_SHAPE_CONE && pa.count == 1 && cc_v3_length_sq(pa.edge) == 0.0f;
+            int apex_b = b->type == CC_SHAPE_CONE && pb.count == 1 && cc_v3_length_sq(pb.edge) == 0.0f;
+            const cc_feature* own = k == 0 ? &pa : &pb;
+            const cc_convex* other = k == 0 ? b : a;
+            const cc_feature* other_f = k == 0 ? &pb : &pa;
+            if (!(apex_a || apex_b) || own->count != 1 || other_f->count > 2 || other->type == CC_SHAPE_ELLIPSOID)
+                continue;
+            /* The side at n's azimuth, and at the other's supporting point's. */
+            const cc_convex* x = k == 0 ? a : b;
+            cc_vec3 sides[2], local;
+            sides[0] = cand[side];
+            int side_count = 1;
+            cc_vec3 touch = k == 0 ? cc_support(b, cc_v3_neg(*n)) : cc_support(a, *n);
+            if (cc_round_side_normal(x, cc_frame_point_in(&x->f, touch), &local)) {
+                sides[1] = cc_frame_vector_out(&x->f, local);
+                if (k == 1) sides[1] = cc_v3_neg(sides[1]);
+                side_count = 2;
+            }
+            CC_NO_UNROLL
+            for (int i = 0; i < side_count; ++i) {
+                cc_vec3 m = sides[i];
+                float sm = cc_convex_separation_along(a, b, m);
+                cc_feature ga, gb;
+                cc_convex_climb(a, b, scale, tol, &m, &sm, evals, &ga, &gb);
+                if (sm > *sep) {
+                    *n = m;
+                    *sep = sm;
+                    *fa = ga;
+                    *fb = gb;
+                    moved = 1;
+                }
+            }
+            continue;
+        }
         cc_feature ga, gb;
         cc_convex_climb(a, b, scale, tol, &best_n, &best, evals, &ga, &gb);
         if (best > *sep) {
@@ -2134,7 +2197,8 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
     /* Whether EPA's bound proves the answer the optimum. */
     int certified = 0;
-    if (sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -10.0f * epa_tolerance)) {
+    int alternatives = sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -10.0f * epa_tolerance);
+    if (alternatives) {
         /* Overlapping enough for other local optima: the shapes' six axis
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's
@@ -2304,7 +2368,8 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
      * shape's sep is flat there: within the slack its direction can be
      * degrees off, which a climb from a near face corrects.) */
     if (!(certified && polytopes) &&
-        cc_convex_try_near_faces(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b))
+        cc_convex_try_near_faces(a, b, scale, tol, !alternatives, &n, &sep, &r->iterations, &r->feature_a,
+                                 &r->feature_b))
         polished = 0;
     if (!polished) cc_convex_polish(a, b, &n, &sep, tol, &r->feature_a, &r->feature_b);
     if (sep > limit) return 0;

@@ -26,8 +26,9 @@
 // along its ridge), side lines lying flat on a round surface (the end
 // that dips), cone apexes under a box face beside its edge, and small
 // boxes at a large box's rim (the route that realises the distance, not
-// a face within the large pair's tolerance), and round rims apart from a
-// long box edge (the edge's point opposite the rim's, not its end).
+// a face within the large pair's tolerance), round rims apart from a
+// long box edge (the edge's point opposite the rim's, not its end), and
+// cone apexes just past a round rim (the cone's side, a little way round).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -1522,4 +1523,47 @@ TEST(FuzzRegressions, CapsNearlyParallelApartTouchAtTheRimPointThatSupports)
     // short of the distance put a cone's contact off its base).
     EXPECT_LE(witness_pairs, 11);
     EXPECT_LE(worst_witness, 0.04);
+}
+
+// A cone's apex just past a flat round shape's rim: the two meet at points
+// (apex and rim, or apex and a cylinder's side line) along one normal, and
+// a little way round the cone's side touches the rim, which is the
+// shallower way out. The side normal tried beside the answer, at the
+// answer's azimuth, separated by a large fraction of the size less than
+// the side's optimum a few degrees round, and no climb was made from it:
+// 0.104 deep against 0.071 (two cones 264 and 306 in size, 1,000 m from
+// the origin). Of the 300 generated pairs, 5 were too deep before.
+TEST(FuzzRegressions, ConeApexesJustPastARimLeaveThroughTheConesSide)
+{
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[touching] A: cone size (46.0230865 263.957153 0) margin 0.132909164 gap 0.200869858 at (-338.198883 "
+        "485.964386 -803.34729) q (0.598276317 0.21812056 -0.650592387 0.413785458); B: cone size (306.393707 "
+        "26.8427868 0) margin 0 gap 0 at (-613.72168 321.177063 -1034.61902) q (-0.752175033 0.302388638 "
+        "-0.27963832 0.514389217)",
+        &p));
+    expect_clean(p);
+    Random r(20261208);
+    int deep_pairs = 0;
+    double worst_deep = 0.0;
+    for (int i = 0; i < 300; ++i) {
+        Pair q;
+        double size = r.log_uniform(1e-2, 300.0);
+        double ha = size, ra = ha * r.uniform(0.1, 0.5);
+        double rb = size * r.log_uniform(0.5, 3.0), hb = rb * r.uniform(0.05, 0.3);
+        q.a = shape(CC_SHAPE_CONE, {(float)ra, (float)ha, 0.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f});
+        q.b = shape(r.chance(0.5) ? CC_SHAPE_CONE : CC_SHAPE_CYLINDER, {(float)rb, (float)hb, 0.0f},
+                    {0.0f, 0.0f, 0.0f}, r.rotation());
+        // A rim point of B's base at A's apex, then B moved along the
+        // reference normal to a small overlap; the pair far from the origin.
+        double phi = r.uniform(0.0, 6.283185307);
+        cc_vec3 rim = cc_q_rotate(q.b.pose.q, {(float)(rb * std::cos(phi)), (float)(rb * std::sin(phi)), (float)-hb});
+        V offset = r.direction() * (size * r.uniform(0.0, 4.0));
+        q.a.pose.p = {(float)offset.x, (float)offset.y, (float)offset.z};
+        q.b.pose.p = {(float)(offset.x - rim.x), (float)(offset.y - rim.y), (float)(offset.z + ha - rim.z)};
+        place_touching(&q, -size * r.log_uniform(1e-5, 1e-3));
+        q.pose_class = kTouching;
+        deep_pairs += clean_but(q, kDeep, &worst_deep);
+    }
+    EXPECT_EQ(deep_pairs, 0) << "worst excess " << worst_deep;
 }
