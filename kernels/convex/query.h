@@ -1779,6 +1779,7 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
     CC_NO_UNROLL
     for (int k = 0; k < 2; ++k) {
         cc_vec3 cand[CC_CONVEX_NEAR_FACES];
+        cc_feature ga, gb; /* the features at n, then each climb's */
         int side;
         int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, cand, &side);
         cc_vec3 best_n = *n;
@@ -1796,18 +1797,14 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
         *evals += 2 * count;
         if (best_n.x == n->x && best_n.y == n->y && best_n.z == n->z) {
             if (side < 0 || !climb_sides) continue;
-            cc_feature pa, pb;
-            cc_convex_feature(a, *n, &pa);
-            cc_convex_feature(b, cc_v3_neg(*n), &pb);
+            cc_convex_feature(a, *n, &ga);
+            cc_convex_feature(b, cc_v3_neg(*n), &gb);
             /* A cone's apex on either side, against a point or a line
              * of the other (not a face, not an ellipsoid's smooth point). */
-            int apex_a = a->type == CC_SHAPE_CONE && pa.count == 1 && cc_v3_length_sq(pa.edge) == 0.0f;
-            int apex_b = b->type == CC_SHAPE_CONE && pb.count == 1 && cc_v3_length_sq(pb.edge) == 0.0f;
-            const cc_feature* own = k == 0 ? &pa : &pb;
-            const cc_convex* other = k == 0 ? b : a;
-            const cc_feature* other_f = k == 0 ? &pb : &pa;
-            if (!(apex_a || apex_b) || own->count != 1 || other_f->count > 2 || other->type == CC_SHAPE_ELLIPSOID)
-                continue;
+            int apex_a = a->type == CC_SHAPE_CONE && ga.count == 1 && cc_v3_length_sq(ga.edge) == 0.0f;
+            int apex_b = b->type == CC_SHAPE_CONE && gb.count == 1 && cc_v3_length_sq(gb.edge) == 0.0f;
+            int own = k == 0 ? ga.count : gb.count, other = k == 0 ? gb.count : ga.count;
+            if (!(apex_a || apex_b) || own != 1 || other > 2 || (k == 0 ? b : a)->type == CC_SHAPE_ELLIPSOID) continue;
             /* The side at n's azimuth, and at the other's supporting point's. */
             const cc_convex* x = k == 0 ? a : b;
             cc_vec3 sides[2], local;
@@ -1823,7 +1820,6 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
             for (int i = 0; i < side_count; ++i) {
                 cc_vec3 m = sides[i];
                 float sm = cc_convex_separation_along(a, b, m);
-                cc_feature ga, gb;
                 cc_convex_climb(a, b, scale, tol, &m, &sm, evals, &ga, &gb);
                 if (sm > *sep) {
                     *n = m;
@@ -1835,7 +1831,6 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
             }
             continue;
         }
-        cc_feature ga, gb;
         cc_convex_climb(a, b, scale, tol, &best_n, &best, evals, &ga, &gb);
         if (best > *sep) {
             *n = best_n;
