@@ -1231,6 +1231,7 @@ CC_HD float cc_ridge_slope(const cc_convex* a, const cc_convex* b, const cc_ridg
  * method on sep's slope along the ridge (cc_ridge_slope) ends what the
  * ascent's steps on sep leave (see cc_convex_newton); its steps stay at
  * or above `floor`. Returns 1 when it moved *n. */
+#define CC_RIDGE_MAX_T 1.0e6f
 CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, float tol, const cc_ridge* g, float floor,
                                       cc_vec3* n, float* sep, int* evals)
 {
@@ -1246,6 +1247,10 @@ CC_HD_CALL int cc_convex_ridge_secant(const cc_convex* a, const cc_convex* b, fl
     for (int it = 0; it < CC_CONVEX_NEWTON_STEPS; ++it) {
         if (!(f1 != f0)) break;
         float t = t0 - f0 * (t1 - t0) / (f1 - f0);
+        /* t is the tangent of the turn along the ridge: beyond a million
+         * the step is no step (a flat slope's secant), and far beyond,
+         * u + t w overflows and n(t) is no unit vector. */
+        if (!(fabsf(t) < CC_RIDGE_MAX_T)) break;
         float f, sm = cc_ridge_slope(a, b, g, t, &m, &f);
         (*evals)++;
         if (!(fabsf(f) < fabsf(f0)) || !(sm >= floor)) break;
@@ -1563,6 +1568,7 @@ CC_HD_CALL void cc_convex_sharpen(const cc_convex* a, const cc_convex* b, float 
         }
     }
     if (!moved || !(gain_only ? sm > *sep : sm >= *sep - tol)) return;
+    if (!(fabsf(cc_v3_length_sq(m) - 1.0f) < 1.0e-4f)) return; /* never a non-unit normal */
     *n = m;
     *sep = sm;
     /* The features along the sharper normal, a segment's end taken as the

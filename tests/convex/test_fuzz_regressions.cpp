@@ -27,8 +27,9 @@
 // that dips), cone apexes under a box face beside its edge, and small
 // boxes at a large box's rim (the route that realises the distance, not
 // a face within the large pair's tolerance), round rims apart from a
-// long box edge (the edge's point opposite the rim's, not its end), and
-// cone apexes just past a round rim (the cone's side, a little way round).
+// long box edge (the edge's point opposite the rim's, not its end), cone
+// apexes just past a round rim (the cone's side, a little way round), and a
+// small cone deep in a large one along its axis (a unit normal).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -1566,4 +1567,25 @@ TEST(FuzzRegressions, ConeApexesJustPastARimLeaveThroughTheConesSide)
         deep_pairs += clean_but(q, kDeep, &worst_deep);
     }
     EXPECT_EQ(deep_pairs, 0) << "worst excess " << worst_deep;
+}
+
+// A small cone deep inside a large one, its axis along the answer: the
+// secant along the cone's ridge of side normals took a step whose tangent
+// overflowed, and the sharpened normal came out 0.35 long (and 0.6 too
+// shallow). Found by a million-pair run of the cone-cone route.
+TEST(FuzzRegressions, RidgeSecantStepsNeverLeaveTheUnitSphere)
+{
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[random] A: cone size (0.0151039874 0.0202941857 0) margin 0.0016994857 gap 7.33660199e-05 at "
+        "(-0.64057982 0.311887115 -0.207141161) q (-0.718924999 0.599659085 0.338599771 -0.0943715125); B: cone "
+        "size (19.7983246 16.1684818 0) margin 1.96199226 gap 0.00696195522 at (-0.549322009 -4.35694027 "
+        "-0.989173114) q (0.0224931836 -0.197659716 0.918798327 0.340931505)",
+        &p));
+    expect_clean(p);
+    for (const cc_contact& c : contacts(p)) {
+        double l = std::sqrt((double)c.normal.x * c.normal.x + (double)c.normal.y * c.normal.y +
+                             (double)c.normal.z * c.normal.z);
+        EXPECT_NEAR(l, 1.0, 1e-5);
+    }
 }
