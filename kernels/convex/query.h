@@ -1101,6 +1101,32 @@ CC_HD_CALL void cc_convex_witness(const cc_convex* a, const cc_convex* b, cc_vec
     }
 }
 
+/* A cylinder's or cone's outward side normal in its frame is
+ * (radial cos phi, radial sin phi, axial) at azimuth phi: a cylinder's is
+ * level, a cone's (apex up) leans towards the apex by its half angle. */
+CC_HD void cc_round_side_slope(const cc_convex* x, float* radial, float* axial)
+{
+    *radial = 1.0f;
+    *axial = 0.0f;
+    if (x->type == CC_SHAPE_CONE) {
+        float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
+        *radial = 2.0f * x->size.y / len;
+        *axial = x->size.x / len;
+    }
+}
+
+/* The side normal of cylinder or cone x at the azimuth of local vector d
+ * (its frame), outward; 0 where d runs along the axis. */
+CC_HD int cc_round_side_normal(const cc_convex* x, cc_vec3 d, cc_vec3* local)
+{
+    float rxy = sqrtf(d.x * d.x + d.y * d.y);
+    if (!(rxy > 0.0f)) return 0;
+    float radial, axial;
+    cc_round_side_slope(x, &radial, &axial);
+    *local = cc_v3(radial * d.x / rxy, radial * d.y / rxy, axial);
+    return 1;
+}
+
 /* The direction of the ridge family through n at parameter t: directions
  * square to a straight feature of one shape, along which sep is smooth
  * while it drops at a crease on either side (a point or a round rim over a
@@ -1121,9 +1147,10 @@ typedef struct cc_ridge {
 CC_HD cc_vec3 cc_ridge_direction(const cc_ridge* g, float t)
 {
     if (!g->cone) return cc_v3_normalize(cc_v3_madd(g->u, g->w, t));
-    cc_vec3 d = cc_v3_normalize(cc_v3_madd(g->rho, g->tau, t));
-    float r = g->c->size.x, h = g->c->size.y, len = sqrtf(4.0f * h * h + r * r);
-    cc_vec3 local = cc_v3(2.0f * h * d.x / len, 2.0f * h * d.y / len, r / len);
+    /* rho and tau are unit and square to each other: the azimuth never
+     * vanishes. */
+    cc_vec3 local = cc_v3(0.0f, 0.0f, 0.0f);
+    cc_round_side_normal(g->c, cc_v3_madd(g->rho, g->tau, t), &local);
     return cc_v3_scale(cc_frame_vector_out(&g->c->f, local), g->sign);
 }
 
@@ -1629,13 +1656,8 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
     const cc_convex* x = k == 0 ? a : b;
     if (x->type != CC_SHAPE_CYLINDER && x->type != CC_SHAPE_CONE) return 0;
     cc_vec3 towards = cc_frame_vector_in(&x->f, cc_v3_sub(cc_convex_center(k == 0 ? b : a), x->f.o));
-    /* The side normal's axial part and the scale of its radial part. */
-    float axial = 0.0f, radial = 1.0f;
-    if (x->type == CC_SHAPE_CONE) {
-        float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
-        axial = x->size.x / len;
-        radial = 2.0f * x->size.y / len;
-    }
+    float radial, axial;
+    cc_round_side_slope(x, &radial, &axial);
     const float step = 6.28318531f / (float)CC_CONVEX_RING_STARTS;
     float top_phi[2] = {0.0f, 0.0f}, top_sep[2] = {-3.0e38f, -3.0e38f};
     cc_vec3 d;
@@ -1696,22 +1718,6 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
         }
     }
     return evals;
-}
-
-/* The side normal of cylinder or cone x at the azimuth of local vector d
- * (its frame), outward; 0 where d runs along the axis. */
-CC_HD int cc_round_side_normal(const cc_convex* x, cc_vec3 d, cc_vec3* local)
-{
-    float rxy = sqrtf(d.x * d.x + d.y * d.y);
-    if (!(rxy > 0.0f)) return 0;
-    float axial = 0.0f, radial = 1.0f;
-    if (x->type == CC_SHAPE_CONE) {
-        float len = sqrtf(4.0f * x->size.y * x->size.y + x->size.x * x->size.x);
-        axial = x->size.x / len;
-        radial = 2.0f * x->size.y / len;
-    }
-    *local = cc_v3(radial * d.x / rxy, radial * d.y / rxy, axial);
-    return 1;
 }
 
 /* The faces that meet where shape x (k: 0 for A, 1 for B) supports n, as

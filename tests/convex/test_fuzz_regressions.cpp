@@ -1588,4 +1588,73 @@ TEST(FuzzRegressions, RidgeSecantStepsNeverLeaveTheUnitSphere)
                              (double)c.normal.z * c.normal.z);
         EXPECT_NEAR(l, 1.0, 1e-5);
     }
+    // The flat slope is a thin set of poses: the pair turned and moved a
+    // little (A by up to 1e-3 rad and 1e-2 m) meets it about once in four
+    // without the guard, and a 1e-2 rad turn about once in forty.
+    Random r(20261207);
+    int non_unit = 0;
+    for (int i = 0; i < 200; ++i) {
+        Pair q = p;
+        double amp = r.log_uniform(1e-5, 1e-3);
+        V w = r.direction() * amp, o = r.direction() * (10.0 * amp);
+        q.a.pose.q = normalized(cc_q_mul(normalized({(float)w.x, (float)w.y, (float)w.z, 1.0f}), q.a.pose.q));
+        q.a.pose.p = {q.a.pose.p.x + (float)o.x, q.a.pose.p.y + (float)o.y, q.a.pose.p.z + (float)o.z};
+        for (int swap = 0; swap < 2; ++swap)
+            for (const cc_contact& c : contacts(q, swap == 1)) {
+                double l = std::sqrt((double)c.normal.x * c.normal.x + (double)c.normal.y * c.normal.y +
+                                     (double)c.normal.z * c.normal.z);
+                non_unit += std::fabs(l - 1.0) > 1e-5;
+            }
+        expect_clean(q, false);
+    }
+    EXPECT_EQ(non_unit, 0);
+}
+
+// The class of the pair above: small cones deep inside large ones, one of
+// the small cone's side lines within a few degrees of lying along the
+// large cone's side where the small one is nearest to it, so the
+// sharpening's secant runs along the small cone's ridge of side normals.
+TEST(FuzzRegressions, SmallConesDeepInsideLargeOnesKeepUnitNormals)
+{
+    Random r(20261207);
+    for (int i = 0; i < 300; ++i) {
+        double size = r.log_uniform(1e-2, 1e4);
+        double rb = size * r.uniform(0.4, 1.5), hb = size;
+        double ha = size * r.log_uniform(1e-4, 0.2), ra = ha * r.uniform(0.3, 1.5);
+        Pair q;
+        q.b = shape(CC_SHAPE_CONE, {(float)rb, (float)hb, 0.0f}, {0.0f, 0.0f, 0.0f}, r.rotation(),
+                    (float)(size * r.uniform(0.0, 0.1)), (float)(size * r.log_uniform(1e-6, 1e-3)));
+        // A point well inside B, in B's frame (B's radius at height z is
+        // rb (hb - z) / (2 hb)), and B's outward side normal there.
+        double phi = r.uniform(0.0, 6.283185307), z = hb * r.uniform(-0.6, 0.6);
+        double rho = r.uniform(0.0, 0.7) * rb * (hb - z) / (2.0 * hb);
+        double lb = std::sqrt(4.0 * hb * hb + rb * rb);
+        V side = to_v(cc_q_rotate(q.b.pose.q, {(float)(2.0 * hb * std::cos(phi) / lb),
+                                               (float)(2.0 * hb * std::sin(phi) / lb), (float)(rb / lb)}));
+        cc_vec3 at = cc_q_rotate(q.b.pose.q, {(float)(rho * std::cos(phi)), (float)(rho * std::sin(phi)), (float)z});
+        // A's axis at A's side-normal angle from -side (give or take 3
+        // degrees), turned about it at random: A's side line facing B's
+        // side then lies nearly along it.
+        double la = std::sqrt(4.0 * ha * ha + ra * ra);
+        double theta = std::acos(ra / la) + r.uniform(-0.05, 0.05);
+        V e = r.direction();
+        e = e - side * convref::dot(e, side);
+        e = e * (1.0 / std::sqrt(convref::dot(e, e)));
+        V axis = side * -std::cos(theta) + e * std::sin(theta);
+        cc_quat turn = axis.z > -0.999 ? normalized({(float)-axis.y, (float)axis.x, 0.0f, (float)(1.0 + axis.z)})
+                                       : cc_quat{1.0f, 0.0f, 0.0f, 0.0f};
+        q.a = shape(CC_SHAPE_CONE, {(float)ra, (float)ha, 0.0f}, at, turn, (float)(ha * r.uniform(0.0, 0.1)),
+                    (float)(ha * r.log_uniform(1e-6, 1e-2)));
+        q.pose_class = kRandom;
+        std::vector<cc_contact> ab = contacts(q), ba = contacts(q, true);
+        for (const std::vector<cc_contact>* cs : {&ab, &ba})
+            for (const cc_contact& c : *cs) {
+                double l = std::sqrt((double)c.normal.x * c.normal.x + (double)c.normal.y * c.normal.y +
+                                     (double)c.normal.z * c.normal.z);
+                EXPECT_NEAR(l, 1.0, 1e-5) << describe(q);
+            }
+        std::vector<Finding> f = score(q, ab), g = score(q, ba), s = score_swap(q, ab, ba);
+        for (const std::vector<Finding>* fs : {&f, &g, &s})
+            for (const Finding& x : *fs) ADD_FAILURE() << check_name(x.check) << ": " << x.detail << " -- " << describe(q);
+    }
 }
