@@ -62,7 +62,8 @@
  * crosses). Overlaps deeper than this fraction of the smaller core
  * thickness (any overlap for spheres and capsules) also climb from the best
  * of the shapes' own face directions when it beats the optimum found;
- * deeper than CC_CONVEX_DEEP of the smaller extent, also from EPA's. */
+ * deeper than CC_CONVEX_DEEP of the smaller thickness (half the thinnest
+ * width, cc_convex_thickness), also from EPA's. */
 #define CC_CONVEX_ALTERNATIVES 0.05f
 /* Side normals of a cylinder or cone tried as starts, evenly round its
  * axis (besides the one facing the other shape). */
@@ -114,6 +115,32 @@ CC_HD float cc_convex_core_extent(const cc_convex* c)
 {
     if (c->type == CC_SHAPE_SPHERE || c->type == CC_SHAPE_CAPSULE) return 0.0f;
     return c->extent;
+}
+
+/* Half the shape's thinnest width, or an upper bound on it: a sphere's or
+ * capsule's radius, a box's, cylinder's, cone's or ellipsoid's least half
+ * size, a hull's extent (its thinness would cost a pass over its
+ * vertices). Depths are large against this, not against the extent: a
+ * long thin shape overlapped by a fifth of its radius has other optima,
+ * however small that is beside its length. */
+CC_HD float cc_convex_thickness(const cc_convex* c)
+{
+    cc_vec3 s = c->size;
+    switch (c->type) {
+    case CC_SHAPE_SPHERE:
+    case CC_SHAPE_CAPSULE: return s.x;
+    case CC_SHAPE_BOX:
+    case CC_SHAPE_ELLIPSOID: return cc_minf(s.x, cc_minf(s.y, s.z));
+    case CC_SHAPE_CYLINDER:
+    case CC_SHAPE_CONE: return cc_minf(s.x, s.y);
+    default: return c->extent;
+    }
+}
+
+/* The same for the core: 0 for a sphere's point and a capsule's segment. */
+CC_HD float cc_convex_core_thickness(const cc_convex* c)
+{
+    return c->type == CC_SHAPE_SPHERE || c->type == CC_SHAPE_CAPSULE ? 0.0f : cc_convex_thickness(c);
 }
 
 /* Whether the core is a polytope with edges (box, hull, a capsule's
@@ -2199,9 +2226,10 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     float sep = cc_convex_separation_along(a, b, n);
     /* Whether r's features already belong to the final n, polished. */
     int polished = cc_convex_climb(a, b, scale, tol, &n, &sep, &r->iterations, &r->feature_a, &r->feature_b);
-    /* Relative to the cores: a sphere's core is a point, whose ray from the
-     * other shape's centre can leave through the wrong face at any depth. */
-    float min_core = cc_minf(cc_convex_core_extent(a), cc_convex_core_extent(b));
+    /* Relative to the cores' thickness: a sphere's core is a point, whose
+     * ray from the other shape's centre can leave through the wrong face at
+     * any depth, and a thin cylinder's is as shallow beside a cap's rim. */
+    float min_core = cc_minf(cc_convex_core_thickness(a), cc_convex_core_thickness(b));
     /* Whether EPA's bound proves the answer the optimum. */
     int certified = 0;
     int alternatives = sep < -CC_CONVEX_ALTERNATIVES * min_core || (polytopes && sep < -10.0f * epa_tolerance);
@@ -2210,8 +2238,9 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
          * directions each, hull face normals and the side normals of round
          * shapes (the optima of each shape against a point), and EPA's
          * direction are tried too. */
-        int deep = sep < -CC_CONVEX_DEEP * min_extent;
-        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_extent;
+        float min_thickness = cc_minf(cc_convex_thickness(a), cc_convex_thickness(b));
+        int deep = sep < -CC_CONVEX_DEEP * min_thickness;
+        int very_deep = sep < -CC_CONVEX_VERY_DEEP * min_thickness;
         /* EPA first where it runs (if it has not): its bound may certify
          * the climb, and the other starts can add no more. */
         float claim = certifiable ? skin - sep - slack : 3.0e38f;

@@ -1658,3 +1658,63 @@ TEST(FuzzRegressions, SmallConesDeepInsideLargeOnesKeepUnitNormals)
             for (const Finding& x : *fs) ADD_FAILURE() << check_name(x.check) << ": " << x.detail << " -- " << describe(q);
     }
 }
+
+// A long thin cylinder whose end lies under a flat cylinder's rim,
+// overlapping it by a fifth of its radius: 0.05 of its length, too shallow
+// against the extent for any start but the centres' ray, which climbed to
+// the end cap (10 % too deep). Overlaps are measured against the cores'
+// thinnest half width now. Found by a million-pair run of the
+// cylinder-cylinder route; the family: long thin cylinders and boxes,
+// their ends under the rim of a flat cylinder or box, overlapping it by
+// 6 to 40 % of their thickness.
+TEST(FuzzRegressions, LongThinShapesEndingUnderARimLeaveThroughTheirSide)
+{
+    Pair p;
+    ASSERT_TRUE(parse_pair(
+        "[random] A: cylinder size (0.35240528 1.63274586 0) margin 0 gap 0 at (-1.37048864 -0.321093142 -1.778144) q "
+        "(0.422811061 0.06619142 -0.355797589 -0.830817401); B: cylinder size (2.06727266 0.450978786 0) margin "
+        "0.181152165 gap 0.146893531 at (-1.87507784 2.63499236 0.371555328) q (-0.382112443 -0.443574727 "
+        "-0.602271557 -0.542679012)",
+        &p));
+    expect_clean(p, false);
+    EXPECT_NEAR(min_distance(contacts(p)), -0.0720891559 - 0.181152165, 2e-4);
+    Random r(20261209);
+    int deep_pairs = 0;
+    double worst_deep = 0.0;
+    for (int i = 0; i < 400; ++i) {
+        double size = r.log_uniform(1e-2, 100.0);
+        // B, flat, in its own frame: a disk of radius R or a square plate
+        // of half side R, half thickness H.
+        bool disk = r.chance(0.5);
+        double R = size, H = size * r.uniform(0.05, 0.4);
+        // A, long and thin: radius (or half width) t, half length L.
+        bool rod = r.chance(0.5);
+        double t = size * r.uniform(0.05, 0.3), L = size * r.uniform(0.8, 2.0);
+        // A's end under B's rim at azimuth phi (a plate's rim: its face's
+        // edge along x), A coming in from outside.
+        double phi = disk ? r.uniform(0.0, 6.283185307) : 0.0;
+        V out = convref::v3(std::cos(phi), std::sin(phi), 0.0), side = convref::v3(-std::sin(phi), std::cos(phi), 0.0);
+        double turn = r.uniform(-0.7, 0.7), tilt = r.uniform(-0.15, 0.15);
+        V axis = out * -std::cos(turn) + side * std::sin(turn) + convref::v3(0.0, 0.0, tilt);
+        axis = axis * (1.0 / std::sqrt(convref::dot(axis, axis)));
+        double overlap = t * r.uniform(0.06, 0.4);
+        V end = out * (R + t * r.uniform(-0.5, 0.5)) + convref::v3(0.0, 0.0, -H - t + overlap);
+        V centre = end - axis * L;
+        // Into the world: one rotation and offset for both.
+        cc_quat w = r.rotation();
+        V at = r.direction() * (size * r.uniform(0.0, 5.0));
+        cc_vec3 ca = cc_q_rotate(w, {(float)centre.x, (float)centre.y, (float)centre.z});
+        cc_quat qa = axis.z > -0.999 ? normalized({(float)-axis.y, (float)axis.x, 0.0f, (float)(1.0 + axis.z)})
+                                     : cc_quat{1.0f, 0.0f, 0.0f, 0.0f};
+        Pair q;
+        q.a = shape(rod ? CC_SHAPE_CYLINDER : CC_SHAPE_BOX,
+                    rod ? cc_vec3{(float)t, (float)L, 0.0f} : cc_vec3{(float)t, (float)(t * r.uniform(1.0, 2.0)), (float)L},
+                    {(float)(at.x + ca.x), (float)(at.y + ca.y), (float)(at.z + ca.z)}, normalized(cc_q_mul(w, qa)));
+        q.b = shape(disk ? CC_SHAPE_CYLINDER : CC_SHAPE_BOX,
+                    disk ? cc_vec3{(float)R, (float)H, 0.0f} : cc_vec3{(float)R, (float)R, (float)H},
+                    {(float)at.x, (float)at.y, (float)at.z}, w, (float)(size * r.uniform(0.0, 0.1)));
+        q.pose_class = kTouching;
+        deep_pairs += clean_but(q, kDeep, &worst_deep);
+    }
+    EXPECT_EQ(deep_pairs, 0) << "worst excess " << worst_deep;
+}
