@@ -1747,22 +1747,32 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
     return evals;
 }
 
+/* sin 5 degrees: a direction's part along a box axis below this leaves the
+ * side of that axis's near face to the other shape's touching point. */
+#define CC_CONVEX_NEAR_SQUARE 0.0871557f
+
 /* The faces that meet where shape x (k: 0 for A, 1 for B) supports n, as
- * contact normals A -> B: a box's three faces at its support corner, a
- * hull's faces around its support vertex (the first 16), a cylinder's or
- * cone's flat end on that side and its side normal at the support azimuth
- * (*side its index; -1 when there is none). */
+ * contact normals A -> B: a box's three faces at its support corner (the
+ * corner nearest `touch`, the other shape's supporting point, where a
+ * face or an edge supports n), a hull's faces around its support vertex
+ * (the first 16), a cylinder's or cone's flat end on that side and its
+ * side normal at the support azimuth (*side its index; -1 when there is
+ * none). */
 #define CC_CONVEX_NEAR_FACES 16
-CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec3* out, int* side)
+CC_HD_CALL int cc_convex_near_faces(const cc_convex* x, int k, cc_vec3 n, cc_vec3 touch, cc_vec3* out, int* side)
 {
     *side = -1;
     cc_vec3 d = cc_frame_vector_in(&x->f, k == 0 ? n : cc_v3_neg(n));
     cc_vec3 local[CC_CONVEX_NEAR_FACES];
     int count = 0;
     if (x->type == CC_SHAPE_BOX) {
-        local[0] = cc_v3(cc_sign_or_plus(d.x), 0.0f, 0.0f);
-        local[1] = cc_v3(0.0f, cc_sign_or_plus(d.y), 0.0f);
-        local[2] = cc_v3(0.0f, 0.0f, cc_sign_or_plus(d.z));
+        /* Along an axis n is nearly square to (a face or an edge supports
+         * it), the side is the other shape's touching point's: the face
+         * across the edge it lies nearest. */
+        cc_vec3 t = cc_frame_point_in(&x->f, touch);
+        local[0] = cc_v3(cc_sign_or_plus(fabsf(d.x) > CC_CONVEX_NEAR_SQUARE ? d.x : t.x), 0.0f, 0.0f);
+        local[1] = cc_v3(0.0f, cc_sign_or_plus(fabsf(d.y) > CC_CONVEX_NEAR_SQUARE ? d.y : t.y), 0.0f);
+        local[2] = cc_v3(0.0f, 0.0f, cc_sign_or_plus(fabsf(d.z) > CC_CONVEX_NEAR_SQUARE ? d.z : t.z));
         count = 3;
     } else if (x->type == CC_SHAPE_CONVEX_HULL) {
         const cc_hull_ref* hr = &x->hull;
@@ -1820,7 +1830,8 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
         cc_vec3 cand[CC_CONVEX_NEAR_FACES];
         cc_feature ga, gb; /* the features at n, then each climb's */
         int side;
-        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, cand, &side);
+        cc_vec3 touch = k == 0 ? cc_support(b, cc_v3_neg(*n)) : cc_support(a, *n);
+        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, touch, cand, &side);
         cc_vec3 best_n = *n;
         float best = *sep + 0.1f * tol;
         CC_NO_UNROLL
@@ -1849,7 +1860,6 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
             cc_vec3 sides[2], local;
             sides[0] = cand[side];
             int side_count = 1;
-            cc_vec3 touch = k == 0 ? cc_support(b, cc_v3_neg(*n)) : cc_support(a, *n);
             if (cc_round_side_normal(x, cc_frame_point_in(&x->f, touch), &local)) {
                 sides[1] = cc_frame_vector_out(&x->f, local);
                 if (k == 1) sides[1] = cc_v3_neg(sides[1]);
