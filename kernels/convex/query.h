@@ -1753,8 +1753,8 @@ CC_HD_CALL int cc_convex_round_starts(const cc_convex* a, const cc_convex* b, in
 
 /* The faces that meet where shape x (k: 0 for A, 1 for B) supports n, as
  * contact normals A -> B: a box's three faces at its support corner (the
- * corner nearest `touch`, the other shape's supporting point, where a
- * face or an edge supports n), a hull's faces around its support vertex
+ * corner nearest `touch`, where the other shape touches, along axes a
+ * face or an edge leaves undecided), a hull's faces around its support vertex
  * (the first 16), a cylinder's or cone's flat end on that side and its
  * side normal at the support azimuth (*side its index; -1 when there is
  * none). */
@@ -1830,8 +1830,15 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
         cc_vec3 cand[CC_CONVEX_NEAR_FACES];
         cc_feature ga, gb; /* the features at n, then each climb's */
         int side;
-        cc_vec3 touch = k == 0 ? cc_support(b, cc_v3_neg(*n)) : cc_support(a, *n);
-        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, touch, cand, &side);
+        /* Where the other shape touches: its supporting feature's centre
+         * (r's features at n; one side of a box's edge or the other is all
+         * that is asked of it). */
+        const cc_feature* of = k == 0 ? fb : fa;
+        cc_vec3 near = of->count > 0 ? of->p[0] : cc_convex_center(k == 0 ? b : a);
+        CC_NO_UNROLL
+        for (int i = 1; i < of->count; ++i) near = cc_v3_add(near, of->p[i]);
+        if (of->count > 1) near = cc_v3_scale(near, 1.0f / (float)of->count);
+        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, near, cand, &side);
         cc_vec3 best_n = *n;
         float best = *sep + 0.1f * tol;
         CC_NO_UNROLL
@@ -1860,6 +1867,7 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
             cc_vec3 sides[2], local;
             sides[0] = cand[side];
             int side_count = 1;
+            cc_vec3 touch = k == 0 ? cc_support(b, cc_v3_neg(*n)) : cc_support(a, *n);
             if (cc_round_side_normal(x, cc_frame_point_in(&x->f, touch), &local)) {
                 sides[1] = cc_frame_vector_out(&x->f, local);
                 if (k == 1) sides[1] = cc_v3_neg(sides[1]);
