@@ -1364,17 +1364,15 @@ CC_HD_CALL int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const
     return cc_convex_separation_along(a, b, probe) > sep + 2.0f * tol;
 }
 
-/* Golden-section search of sep along the ridge through n: a bracket
- * around the ridge's own point nearest n, widened while the best lies at
- * its edge, then narrowed to the tolerance. Moves n (returns 1) when the
- * ridge separates more. */
+/* Golden-section search of sep along ridge g: a bracket around the
+ * ridge's own point nearest n (t = 0), widened while the best lies at its
+ * edge, then narrowed to the tolerance. Moves n (returns 1) when the ridge
+ * separates more. */
 #define CC_CONVEX_RIDGE_EVALS 48
-CC_HD_CALL int cc_convex_ridge_climb_from(const cc_convex* a, const cc_convex* b, float scale, float tol,
-                                          const cc_feature* fa, const cc_feature* fb, int b_first, cc_vec3* n_io,
-                                          float* sep_io, int* evals)
+CC_HD_CALL int cc_convex_ridge_search(const cc_convex* a, const cc_convex* b, float scale, float tol, const cc_ridge* ridge,
+                                      cc_vec3* n_io, float* sep_io, int* evals)
 {
-    cc_ridge g;
-    if (!cc_ridge_of(a, b, fa, fb, *n_io, b_first, &g)) return 0;
+    cc_ridge g = *ridge;
     const float phi = 0.618034f;
     float lo = -0.05f, hi = 0.05f;
     float flo = cc_convex_separation_along(a, b, cc_ridge_direction(&g, lo));
@@ -1421,6 +1419,17 @@ CC_HD_CALL int cc_convex_ridge_climb_from(const cc_convex* a, const cc_convex* b
     *n_io = cc_ridge_direction(&g, t);
     *sep_io = ft;
     return 1;
+}
+
+/* The search along the ridge through n of the supporting features fa and
+ * fb (cc_ridge_of). */
+CC_HD_CALL int cc_convex_ridge_climb_from(const cc_convex* a, const cc_convex* b, float scale, float tol,
+                                          const cc_feature* fa, const cc_feature* fb, int b_first, cc_vec3* n_io,
+                                          float* sep_io, int* evals)
+{
+    cc_ridge g;
+    if (!cc_ridge_of(a, b, fa, fb, *n_io, b_first, &g)) return 0;
+    return cc_convex_ridge_search(a, b, scale, tol, &g, n_io, sep_io, evals);
 }
 
 /* The ridge climb through n: along each supporting segment's ridge when
@@ -1834,11 +1843,11 @@ CC_HD_CALL int cc_convex_try_near_faces(const cc_convex* a, const cc_convex* b, 
          * (r's features at n; one side of a box's edge or the other is all
          * that is asked of it). */
         const cc_feature* of = k == 0 ? fb : fa;
-        cc_vec3 near = of->count > 0 ? of->p[0] : cc_convex_center(k == 0 ? b : a);
+        cc_vec3 met = of->count > 0 ? of->p[0] : cc_convex_center(k == 0 ? b : a);
         CC_NO_UNROLL
-        for (int i = 1; i < of->count; ++i) near = cc_v3_add(near, of->p[i]);
-        if (of->count > 1) near = cc_v3_scale(near, 1.0f / (float)of->count);
-        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, near, cand, &side);
+        for (int i = 1; i < of->count; ++i) met = cc_v3_add(met, of->p[i]);
+        if (of->count > 1) met = cc_v3_scale(met, 1.0f / (float)of->count);
+        int count = cc_convex_near_faces(k == 0 ? a : b, k, *n, met, cand, &side);
         cc_vec3 best_n = *n;
         float best = *sep + 0.1f * tol;
         CC_NO_UNROLL
@@ -2437,53 +2446,6 @@ CC_HD_CALL int cc_convex_query(const cc_convex* a, const cc_convex* b, float lim
     r->distance = sep;
     r->normal = n;
     return 1;
-}
-
-/* A hull's witness point that misses the other's across the normal: the
- * hull's feature may be a neighbour of the face that touches (two faces of
- * a nearly flat roof tie within the normal's accuracy, and the first was
- * taken). The line through the other point along the normal meets the
- * hull on the face that touches, at the same height. (Convex narrow phase
- * only: a mesh triangle's prism has sides whose points its routes drop.) */
-CC_HD_CALL void cc_convex_witness_exit(const cc_convex* a, const cc_convex* b, float tol, cc_convex_result* r)
-{
-    cc_vec3 n = r->normal, w = cc_v3_sub(r->point_b, r->point_a), hit;
-    float slab = cc_minf(cc_convex_slab(a, tol), cc_convex_slab(b, tol));
-    if (!(cc_v3_length_sq(cc_v3_reject(w, n)) > slab * slab)) return;
-    /* Kept only at the same height along n: beside a touching corner the
-     * line runs down a steep face instead. */
-    if (cc_convex_line_exit(b, r->point_a, cc_v3_neg(n), &hit) && fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_b), n)) <= slab)
-        r->point_b = hit;
-    else if (cc_convex_line_exit(a, r->point_b, n, &hit) && fabsf(cc_v3_dot(cc_v3_sub(hit, r->point_a), n)) <= slab)
-        r->point_a = hit;
-}
-
-/* The query, then its answer sharpened where it touches a round surface
- * at a point (cc_convex_sharpen): what the convex narrow phase reports.
- * (Mesh routes call the query itself: there the triangle's own normal
- * rules, and the kernels have no registers to spare.) */
-CC_HD_CALL int cc_convex_query_sharp(const cc_convex* a, const cc_convex* b, float limit, cc_convex_result* r)
-{
-    if (!cc_convex_query(a, b, limit, r)) return 0;
-    float tol = cc_convex_tolerance(a, b);
-    if (!(tol > 0.0f)) return 1; /* two point cores: exact already */
-    /* A deep overlap takes the sharper normal only where it separates
-     * more: its optima are the multi-start climb's, which a step allowed
-     * to lose tol could leave for a saddle. The climb can stall in a
-     * narrow valley of sep, where each step gains less than rounding of
-     * the pair's coordinates resolves (a small capsule at the centre of a
-     * long ellipsoid stopped on the ellipsoid's thin axis, 4 cm too deep
-     * and 3 degrees off); Newton's method walks there on the gradient, a
-     * few rounds while they gain (each starts its Jacobian afresh). */
-    int deep = r->distance < -CC_CONVEX_DEEP * cc_minf(a->extent, b->extent);
-    CC_NO_UNROLL
-    for (int round = 0; round < (deep ? CC_CONVEX_DEEP_SHARPEN_ROUNDS : 1); ++round) {
-        float before = r->distance;
-        cc_convex_sharpen(a, b, tol, deep, &r->normal, &r->distance, r);
-        if (!(r->distance > before)) break;
-    }
-    cc_convex_witness_exit(a, b, tol, r);
-    return r->distance <= limit;
 }
 
 #endif

@@ -12,7 +12,7 @@
 #define CC_KERNELS_NARROWPHASE_CONVEX_H
 
 #include "kernels/convex/manifold.h"
-#include "kernels/convex/query.h"
+#include "kernels/convex/query_sharp.h"
 #include "kernels/narrowphase/plane.h"
 
 /* Depth by which the exact deepest point must beat the clipped points to

@@ -1569,9 +1569,9 @@ TEST(FuzzRegressions, ConeApexesJustPastARimLeaveThroughTheConesSide)
     EXPECT_EQ(deep_pairs, 0) << "worst excess " << worst_deep;
 }
 
-// A small cone deep inside a large one, its axis along the answer: the
-// secant along the cone's ridge of side normals took a step whose tangent
-// overflowed, and the sharpened normal came out 0.35 long (and 0.6 too
+// A small cone deep inside a large one, one of its side lines within 3
+// degrees of the large cone's side: the secant along the small cone's
+// ridge of side normals took a step whose tangent overflowed, and the sharpened normal came out 0.35 long (and 0.6 too
 // shallow). Found by a million-pair run of the cone-cone route.
 TEST(FuzzRegressions, RidgeSecantStepsNeverLeaveTheUnitSphere)
 {
