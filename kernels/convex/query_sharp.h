@@ -1,14 +1,15 @@
 /* What the convex narrow phase asks of the query beyond it: answers that
  * the query's climbs can leave on the wrong optimum checked again (a
- * round side against a polytope's edges, doubtful overlaps), the answer
- * sharpened where it touches a round surface at a point, and a hull's
- * witness moved onto the face that touches. (Mesh routes call the query
- * itself: there the triangle's own normal rules, and the kernels have no
- * registers to spare.) */
+ * round side against a polytope's edges, doubtful overlaps, a segment
+ * across a face's edge), the answer sharpened where it touches a round
+ * surface at a point, and a hull's witness moved onto the face that
+ * touches. (Mesh routes call the query itself: there the triangle's own
+ * normal rules, and the kernels have no registers to spare.) */
 #ifndef CC_KERNELS_CONVEX_QUERY_SHARP_H
 #define CC_KERNELS_CONVEX_QUERY_SHARP_H
 
 #include "kernels/convex/doubtful_overlap.h"
+#include "kernels/convex/edge_ridges.h"
 #include "kernels/convex/query.h"
 #include "kernels/convex/ring_crossings.h"
 
@@ -54,13 +55,14 @@ CC_HD_CALL int cc_convex_query_sharp(const cc_convex* a, const cc_convex* b, flo
     /* Overlapping enough for the query's other starts, a round side's way
      * out past a polytope has one optimum per edge of its outline, and the
      * starts need not reach the best (cc_convex_ring_crossings). Then
-     * doubtful overlaps. */
+     * doubtful overlaps, and segments across a face's edge. */
     float min_core = cc_minf(cc_convex_core_thickness(a), cc_convex_core_thickness(b));
     cc_vec3 n = r->normal;
     float sep = r->distance;
     if (sep < -CC_CONVEX_ALTERNATIVES * min_core && cc_convex_ring_crossings(a, b, tol, &n, &sep, &r->iterations))
         cc_convex_take(a, b, tol, &n, &sep, r);
     if (cc_convex_recheck_doubtful(a, b, tol, limit, r, &n, &sep)) cc_convex_take(a, b, tol, &n, &sep, r);
+    if (cc_convex_edge_ridges(a, b, tol, r, &n, &sep)) cc_convex_take(a, b, tol, &n, &sep, r);
     /* A deep overlap takes the sharper normal only where it separates
      * more: its optima are the multi-start climb's, which a step allowed
      * to lose tol could leave for a saddle. The climb can stall in a

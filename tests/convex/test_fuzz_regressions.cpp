@@ -1731,12 +1731,13 @@ TEST(FuzzRegressions, LongThinShapesEndingUnderARimLeaveThroughTheirSide)
 // run of the box-cylinder route.
 //
 // The family around it (small shapes resting flat across a large box's
-// edge, turned by up to 1e-3 rad) holds another class, bounded here: a
-// side line lying across the edge, a little tilted, leaves by a small
-// turn about the edge, which the answer (the face's normal) misses by the
-// tilt times the line's length beyond the edge (4 of 400 pairs, 5e-4 of
-// the smaller size at most, and their witnesses; the bounds leave a
-// little room for rounding under other compilers' flags).
+// edge, turned by up to 1e-3 rad) held another class: a side line lying
+// across the edge, a little tilted, leaves by a small turn about the edge,
+// which the answer (the face's normal) missed by the tilt times the line's
+// length beyond the edge (8 deep findings and 10 witness findings in
+// both orders of the 400 pairs, up to 5e-4 of the smaller size too deep).
+// The ridge about each face edge that a supporting segment crosses is
+// searched now (cc_convex_edge_ridges).
 TEST(FuzzRegressions, SmallShapesAcrossALargeBoxsEdgeLeaveOverTheEdge)
 {
     Pair p;
@@ -1801,9 +1802,8 @@ TEST(FuzzRegressions, SmallShapesAcrossALargeBoxsEdgeLeaveOverTheEdge)
     }
     std::printf("deep findings: %d, worst %.3g; witness findings: %d, worst %.3g of the smaller size\n", deep_pairs,
                 worst_deep, witness_pairs, worst_witness);
-    EXPECT_LE(deep_pairs, 10);
-    EXPECT_LT(worst_deep, 1e-3);
-    EXPECT_LE(witness_pairs, 14);
+    EXPECT_EQ(deep_pairs, 0);
+    EXPECT_EQ(witness_pairs, 0);
 }
 
 // A small box or hull deep in a large cylinder or cone (at its centre, or
