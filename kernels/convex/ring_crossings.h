@@ -39,16 +39,19 @@ CC_HD void cc_ring_try_edge(const cc_convex* a, const cc_convex* b, int x_is_a, 
     cc_vec3 e = cc_v3_normalize(cc_v3_sub(q, p));
     cc_vec3 k_across = cc_v3_reject(k, e);
     float kl = cc_v3_length(k_across);
-    if (!(kl > 1.0e-6f) || !(cc_v3_length_sq(e) > 0.5f)) return;
+    /* An edge within 1e-3 rad of the axis runs along the side lines: its
+     * faces' normals, on the ring already, are the query's starts, and
+     * the rounding of k_across would swamp the normal square to it. */
+    if (!(kl > 1.0e-3f) || !(cc_v3_length_sq(e) > 0.5f)) return;
     /* The polytope supports s = -(x's outward side normal) on the edge:
      * s . k = -axial, and s square to the edge. */
     float c = -axial / kl;
     if (!(fabsf(c) < 1.0f)) return;
-    cc_vec3 u = cc_v3_scale(k_across, 1.0f / kl), w = cc_v3_cross(e, u);
+    cc_vec3 u = cc_v3_scale(k_across, 1.0f / kl), w = cc_v3_normalize(cc_v3_cross(e, u));
     float across = sqrtf(1.0f - c * c);
     CC_NO_UNROLL
     for (int side = 0; side < 2; ++side) {
-        cc_vec3 s = cc_v3_madd(cc_v3_scale(u, c), w, side ? -across : across);
+        cc_vec3 s = cc_v3_normalize(cc_v3_madd(cc_v3_scale(u, c), w, side ? -across : across));
         cc_vec3 n = x_is_a ? cc_v3_neg(s) : s;
         /* The edge's point bounds the polytope's support from inside, so
          * this bounds sep along n from above: most crossings end here. */
