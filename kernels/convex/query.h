@@ -1367,10 +1367,11 @@ CC_HD_CALL int cc_convex_unsettled(const cc_convex* a, const cc_convex* b, const
 /* Golden-section search of sep along ridge g: a bracket around the
  * ridge's own point nearest n (t = 0), widened while the best lies at its
  * edge, then narrowed to the tolerance. Moves n (returns 1) when the ridge
- * separates more. */
+ * separates more. Inlined into its callers: a call of its own cost the
+ * mesh kernels registers they do not have. */
 #define CC_CONVEX_RIDGE_EVALS 48
-CC_HD_CALL int cc_convex_ridge_search(const cc_convex* a, const cc_convex* b, float scale, float tol, const cc_ridge* ridge,
-                                      cc_vec3* n_io, float* sep_io, int* evals)
+CC_HD int cc_convex_ridge_search(const cc_convex* a, const cc_convex* b, float scale, float tol, const cc_ridge* ridge,
+                                 cc_vec3* n_io, float* sep_io, int* evals)
 {
     cc_ridge g = *ridge;
     const float phi = 0.618034f;
