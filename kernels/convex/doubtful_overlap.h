@@ -54,10 +54,27 @@ CC_HD int cc_convex_point_outside(const cc_convex* y, cc_vec3 p, float tol, cc_v
     return 1;
 }
 
+/* Whether x's single supporting point p is a corner, fixed as the
+ * direction turns: a polytope's vertex, a sphere's or capsule's core
+ * point, a cone's apex (a rim point turns with the direction along the
+ * rim, and two rims crossing can be an optimum). */
+CC_HD int cc_convex_is_corner(const cc_convex* x, cc_vec3 p)
+{
+    switch (x->type) {
+    case CC_SHAPE_BOX:
+    case CC_SHAPE_CONVEX_HULL:
+    case CC_SHAPE_SPHERE:
+    case CC_SHAPE_CAPSULE: return 1;
+    case CC_SHAPE_CONE: return cc_frame_point_in(&x->f, p).z > 0.0f;
+    default: return 0;
+    }
+}
+
 /* An overlap answer that cannot be an optimum of overlapping shapes: two
- * single points, but on an ellipsoid (two corners or a corner and a rim
- * point: sep is smallest there along every turn the points do not follow,
- * a saddle the climb stalls on when the witness faces along n), or a
+ * single points, one a corner and neither on an ellipsoid (two corners,
+ * or a corner and a rim point: sep is smallest there along every turn the
+ * points do not follow, a saddle the climb stalls on when the witness
+ * faces along n), or a
  * point against a face while lying outside the face's shape (beside a
  * sharp edge, a cone's rim among them; overlapping shapes meet where the
  * point is inside). The shapes may then be apart within GJK's skin, and
@@ -69,7 +86,9 @@ CC_HD int cc_convex_doubtful(const cc_convex* a, const cc_convex* b, const cc_co
 {
     int ca = r->feature_a.count, cb = r->feature_b.count;
     *escape = cc_v3(0.0f, 0.0f, 0.0f);
-    if (ca == 1 && cb == 1) return a->type != CC_SHAPE_ELLIPSOID && b->type != CC_SHAPE_ELLIPSOID;
+    if (ca == 1 && cb == 1)
+        return a->type != CC_SHAPE_ELLIPSOID && b->type != CC_SHAPE_ELLIPSOID &&
+               (cc_convex_is_corner(a, r->feature_a.p[0]) || cc_convex_is_corner(b, r->feature_b.p[0]));
     cc_vec3 out;
     /* The face the point lies beyond: B's outward normal is -n, A's n. */
     if (ca == 1 && cb >= 3 && cc_convex_point_outside(b, r->point_a, tol, &out)) {

@@ -18,6 +18,9 @@ CC_HD_CALL int cc_convex_edge_ridges(const cc_convex* a, const cc_convex* b, flo
     const cc_feature* seg = fa->count == 2 && fb->count >= 3 ? fa : (fb->count == 2 && fa->count >= 3 ? fb : 0);
     if (!seg) return 0;
     const cc_feature* poly = seg == fa ? fb : fa;
+    /* A face of a box or hull: a round cap's polygon is only inscribed. */
+    int poly_type = (poly == fa ? a : b)->type;
+    if (poly_type != CC_SHAPE_BOX && poly_type != CC_SHAPE_CONVEX_HULL) return 0;
     cc_vec3 n = *n_io;
     if (!(cc_v3_length(cc_v3_reject(cc_v3_sub(r->point_b, r->point_a), n)) > 10.0f * tol)) return 0;
     cc_contact_plane cp = cc_contact_plane_of(poly->p[0], n);
